@@ -1,0 +1,831 @@
+"""Melds and the meld solver: best arrangements, closing options, lay-offs.
+
+A *set* is three or more cards of one rank (of different suits, where the
+rules say so); a *run* is three or more cards of one suit consecutive in the
+deck's rank order (RULES.md M1-M4). Wild cards stand for any one missing
+card of a meld.
+
+>>> from chinchon.cards import parse_cards
+>>> hand = parse_cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦")
+>>> arrangement = best_arrangement(hand)
+>>> arrangement.points, [str(card) for card in arrangement.loose]
+(1, ['A♦'])
+>>> str(arrangement)
+'[3♥ 4♥ 5♥] [7♦ 7♠ 7♣] A♦ (1)'
+>>> [str(option) for option in closing_options(hand + [Card.parse("6♥")])]  # doctest: +NORMALIZE_WHITESPACE
+['A♦: [3♥ 4♥ 5♥ 6♥] [7♦ 7♠ 7♣] (0)',
+ '3♥: [4♥ 5♥ 6♥] [7♦ 7♠ 7♣] A♦ (1)',
+ '6♥: [3♥ 4♥ 5♥] [7♦ 7♠ 7♣] A♦ (1)',
+ 'A♦: [4♥ 5♥ 6♥] [7♦ 7♠ 7♣] 3♥ (3)']
+
+The solver works on integer bitmasks, one bit per kind of card (rank and
+suit), with a second mask for kinds held twice (two decks) and a count of
+wild cards; the tables of each ``Rules`` are built once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations, product
+from typing import NamedTuple
+
+from chinchon.cards import JOKER, Card, Rank, Suit
+from chinchon.errors import N_, HandError
+from chinchon.rules import Rules
+
+__all__ = [
+    "Arrangement",
+    "ClosingOption",
+    "Solver",
+    "best_arrangement",
+    "best_discard",
+    "check_hand",
+    "closing_options",
+    "extend_meld",
+    "is_chinchon",
+    "is_meld",
+    "is_run",
+    "layoff_options",
+    "solver_for",
+]
+
+_DEFAULT = Rules()
+
+# A meld instance inside the solver: natural kinds used once or more (a1),
+# kinds used twice (a2, only in sets of two decks), wild cards used (k), and
+# its layout: kind numbers in meld order, -1 standing for a wild card.
+_Instance = tuple[int, int, int, tuple[int, ...]]
+# A search result: (points, loose cards, melds) to minimise, and the melds.
+_Key = tuple[int, int, int]
+
+
+class Arrangement(NamedTuple):
+    """A hand arranged into melds and loose cards.
+
+    ``points`` is the value of the loose cards under the rules it was made for.
+    """
+
+    melds: tuple[tuple[Card, ...], ...]
+    loose: tuple[Card, ...]
+    points: int
+
+    def __str__(self) -> str:
+        parts = ["[" + " ".join(map(str, meld)) + "]" for meld in self.melds]
+        parts.extend(map(str, self.loose))
+        parts.append(f"({self.points})")
+        return " ".join(parts)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of the arrangement: the melds' in order, then the loose ones."""
+        return tuple(card for meld in self.melds for card in meld) + self.loose
+
+
+class ClosingOption(NamedTuple):
+    """A legal close: the card put face down and the arrangement of the rest."""
+
+    discard: Card
+    arrangement: Arrangement
+
+    @property
+    def points(self) -> int:
+        """The loose points the close leaves."""
+        return self.arrangement.points
+
+    def __str__(self) -> str:
+        return f"{self.discard}: {self.arrangement}"
+
+
+class Solver:
+    """The meld tables of one ``Rules`` and the searches over them.
+
+    Obtain one with :func:`solver_for`; it is built once per ``Rules``.
+    Kinds are numbered ``suit_index * R + rank_position`` where ``R`` is the
+    number of ranks in the deck; wild cards have no kind.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        ranks = rules.ranks
+        self.R = R = len(ranks)
+        self.full = (1 << R) - 1
+        self.decks = rules.most_decks
+        suits = tuple(Suit)
+        self.card_of: list[Card] = [Card(rank, suit) for suit in suits for rank in ranks]
+        self.kind_of: dict[Card, int] = {card: kind for kind, card in enumerate(self.card_of)}
+        self.wild_cards: tuple[Card, ...] = ()
+        wilds: list[Card] = []
+        if rules.jokers:
+            wilds.append(JOKER)
+        if rules.wild_ace_of_oros:
+            ace = Card(Rank.ACE, Suit.OROS)
+            del self.kind_of[ace]
+            wilds.append(ace)
+        self.wild_cards = tuple(wilds)
+        self.max_wild_copies = (rules.jokers + (1 if rules.wild_ace_of_oros else 0)) * self.decks
+        self.value_of: list[int] = [rules.value(card) for card in self.card_of]
+        self.wild_value = rules.wild_value
+        self.max_value = max(self.value_of)
+        self.max_wilds = rules.max_wilds_per_meld if self.max_wild_copies else 0
+        self.distinct = rules.set_distinct_suits
+        self.max_set = rules.max_set_size or (4 if rules.set_distinct_suits else 4 * self.decks)
+        rank_values = [rules.value(Card(rank, Suit.COPAS)) for rank in ranks]
+        self.suit_value: list[int] = [sum(v for i, v in enumerate(rank_values) if m >> i & 1) for m in range(1 << R)]
+        # runs[s][m]: every run (as a kind mask) inside the rank mask m of suit s.
+        runs_of_mask: list[tuple[int, ...]] = []
+        for m in range(1 << R):
+            found = []
+            for length in range(R, 2, -1):
+                window = (1 << length) - 1
+                for low in range(R - length + 1):
+                    if m & (window << low) == window << low:
+                        found.append(window << low)
+            runs_of_mask.append(tuple(found))
+        self.runs: list[list[tuple[int, ...]]] = [
+            [tuple(run << (s * R) for run in runs_of_mask[m]) for m in range(1 << R)] for s in range(4)
+        ]
+        # sets[r][p]: every set of natural cards of rank position r whose suits are in the 4-bit mask p.
+        self.sets: list[list[tuple[int, ...]]] = []
+        for r in range(R):
+            by_presence: list[tuple[int, ...]] = []
+            for p in range(16):
+                present = [s for s in range(4) if p >> s & 1]
+                found = []
+                for size in range(min(len(present), self.max_set), 2, -1):
+                    for chosen in combinations(present, size):
+                        found.append(sum(1 << (s * R + r) for s in chosen))
+                by_presence.append(tuple(found))
+            self.sets.append(by_presence)
+        self._best_cache: dict[int, tuple[_Key, tuple[int, ...]]] = {}
+        # Fast paths for hands of single natural cards: a bit per card code,
+        # the cards and the dearest card of each suit's rank mask.
+        self.bit_by_code: list[int] = [0] * 100
+        for kind, card in enumerate(self.card_of):
+            if card in self.kind_of:
+                self.bit_by_code[card._code] = 1 << kind
+        self.suit_cards: list[list[tuple[Card, ...]]] = [
+            [tuple(self.card_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
+        ]
+        self.suit_top: list[tuple[int, int]] = [(0, -1)]
+        for m in range(1, 1 << R):
+            top = max(rank_values[p] for p in range(R) if m >> p & 1)
+            self.suit_top.append((top, next(p for p in range(R) if m >> p & 1 and rank_values[p] == top)))
+
+    # -- hands ----------------------------------------------------------------------
+
+    def encode(self, cards: Iterable[Card]) -> tuple[int, int, int, list[Card]]:
+        """The hand as (kinds held, kinds held twice, wild count, wild cards).
+
+        Raises:
+            HandError: a card the deck does not have, or more copies of a card than the decks hold.
+        """
+        m1 = m2 = 0
+        wild_list: list[Card] = []
+        kind_of = self.kind_of
+        for card in cards:
+            kind = kind_of.get(card)
+            if kind is None:
+                if card in self.wild_cards:
+                    wild_list.append(card)
+                    continue
+                if not isinstance(card, Card):
+                    raise HandError(N_("not a card: {text}"), text=repr(card))
+                raise HandError(N_("{card} is not in the {deck} deck"), card=card, deck=self.rules.deck)
+            bit = 1 << kind
+            if m1 & bit:
+                if m2 & bit or self.decks < 2:
+                    raise _too_many(card, self.decks)
+                m2 |= bit
+            else:
+                m1 |= bit
+        for wild in set(wild_list):
+            held = wild_list.count(wild)
+            most = self.decks * (self.rules.jokers if wild.is_joker else 1)
+            if held > most:
+                raise _too_many(wild, most)
+        return m1, m2, len(wild_list), wild_list
+
+    def single_mask(self, cards: Sequence[Card]) -> int:
+        """The kind mask of a hand of distinct natural cards, or -1 for any other hand."""
+        bits = self.bit_by_code
+        mask = 0
+        try:
+            for card in cards:
+                mask |= bits[card._code]
+        except AttributeError:
+            return -1
+        # A repeated card, a wild card or a card foreign to the deck adds no bit.
+        return mask if mask.bit_count() == len(cards) else -1
+
+    def cards_of(self, mask: int) -> tuple[Card, ...]:
+        """The cards of a kind mask of single cards, in card order."""
+        R, full, sc = self.R, self.full, self.suit_cards
+        return sc[0][mask & full] + sc[1][mask >> R & full] + sc[2][mask >> (2 * R) & full] + sc[3][mask >> (3 * R)]
+
+    def top(self, mask: int) -> tuple[int, int]:
+        """The dearest card of a non-empty kind mask: (its value, its kind); ties go to the lowest kind."""
+        R, full, st = self.R, self.full, self.suit_top
+        best = (-1, -1)
+        for s in range(4):
+            sm = mask >> (s * R) & full
+            if sm:
+                value, position = st[sm]
+                if value > best[0]:
+                    best = (value, s * R + position)
+        return best
+
+    def _meld_order(self, mask: int) -> tuple[int, int, int]:
+        low = (mask & -mask).bit_length() - 1
+        return low % self.R, low // self.R, -mask.bit_count()
+
+    def arrangement_single(self, mask: int) -> Arrangement:
+        """The best arrangement of a hand of distinct natural cards."""
+        key, chosen = self._best_single(mask)
+        covered = 0
+        for meld in chosen:
+            covered |= meld
+        if len(chosen) > 1:
+            chosen = tuple(sorted(chosen, key=self._meld_order))
+        return Arrangement(tuple(map(self.cards_of, chosen)), self.cards_of(mask & ~covered), key[0])
+
+    def closing_options_single(self, mask: int) -> list[ClosingOption]:
+        """Every legal close of a hand of distinct natural cards, best first."""
+        rules = self.rules
+        limit = rules.close_limit
+        most_loose = rules.close_max_loose_cards
+        value_of, card_of, mask_value, cards_of = self.value_of, self.card_of, self.mask_value, self.cards_of
+        melds = self.melds_in(mask)
+        packings = [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]
+        found: list[tuple[int, int, int, ClosingOption]] = []
+        for chosen, covered in packings:
+            loose = mask & ~covered
+            count = loose.bit_count() - 1
+            if most_loose is not None and count > most_loose:
+                continue
+            points = mask_value(loose)
+            if points - self.top(loose)[0] > limit:
+                continue
+            melds_cards = tuple(cards_of(m) for m in sorted(chosen, key=self._meld_order))
+            rest = loose
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                kind = low.bit_length() - 1
+                left = points - value_of[kind]
+                if left <= limit:
+                    option = ClosingOption(card_of[kind], Arrangement(melds_cards, cards_of(loose ^ low), left))
+                    found.append((left, count, len(found), option))
+        found.sort()
+        return [item[3] for item in found]
+
+    def best_discard_single(self, mask: int) -> ClosingOption:
+        """The discard that leaves the fewest loose points from a hand of distinct natural cards."""
+        melds = self.melds_in(mask)
+        packings = [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]
+        best: tuple[_Key, int, tuple[int, ...], int] | None = None
+        for chosen, covered in packings:
+            loose = mask & ~covered
+            value, kind = self.top(loose)
+            key = (self.mask_value(loose) - value, loose.bit_count() - 1, len(chosen))
+            if best is None or key < best[0]:
+                best = (key, kind, chosen, loose)
+        assert best is not None
+        key, kind, chosen, loose = best
+        melds_cards = tuple(self.cards_of(m) for m in sorted(chosen, key=self._meld_order))
+        return ClosingOption(self.card_of[kind], Arrangement(melds_cards, self.cards_of(loose & ~(1 << kind)), key[0]))
+
+    def mask_value(self, mask: int) -> int:
+        """The loose points of the natural cards of a kind mask."""
+        R, full, sv = self.R, self.full, self.suit_value
+        return sv[mask & full] + sv[mask >> R & full] + sv[mask >> (2 * R) & full] + sv[mask >> (3 * R)]
+
+    def melds_in(self, mask: int) -> list[int]:
+        """Every natural meld (a kind mask) inside a kind mask of single cards."""
+        R, full, runs = self.R, self.full, self.runs
+        a = mask & full
+        b = mask >> R & full
+        c = mask >> (2 * R) & full
+        d = mask >> (3 * R)
+        out: list[int] = [*runs[0][a], *runs[1][b], *runs[2][c], *runs[3][d]]
+        three = (a & b & (c | d)) | (c & d & (a | b))
+        while three:
+            low = three & -three
+            three ^= low
+            r = low.bit_length() - 1
+            out.extend(self.sets[r][(a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3])
+        return out
+
+    def instances(self, m1: int, m2: int, w: int) -> list[_Instance]:
+        """Every meld that a hand of kinds held, kinds held twice and wilds can make."""
+        R, full = self.R, self.full
+        out: list[_Instance] = []
+        most_wilds = min(self.max_wilds, w)
+        for s in range(4):
+            sm = m1 >> (s * R) & full
+            if sm.bit_count() < 2:
+                continue
+            base = s * R
+            positions = [p for p in range(R) if sm >> p & 1]
+            for i, low in enumerate(positions):
+                for j in range(i + 1, len(positions)):
+                    high = positions[j]
+                    missing = (high - low + 1) - (j - i + 1)
+                    if missing > most_wilds:
+                        break
+                    inner = positions[i + 1 : j]
+                    for dropped_count in range(most_wilds - missing + 1):
+                        for dropped in combinations(inner, dropped_count):
+                            natural = [p for p in positions[i : j + 1] if p not in dropped]
+                            n = len(natural)
+                            gaps = missing + dropped_count
+                            for k in range(gaps, most_wilds + 1):
+                                if n + k < 3 or n + k > R:
+                                    continue
+                                extra = k - gaps
+                                top = min(R - 1, high + extra)
+                                bottom = low - (extra - (top - high))
+                                layout = tuple(base + p if p in natural else -1 for p in range(bottom, top + 1))
+                                a1 = sum(1 << (base + p) for p in natural)
+                                out.append((a1, 0, k, layout))
+        for r in range(R):
+            counts = [(m1 >> (s * R + r) & 1) + (m2 >> (s * R + r) & 1) for s in range(4)]
+            caps = [min(c, 1) if self.distinct else c for c in counts]
+            if sum(caps) + most_wilds < 3:
+                continue
+            for chosen in product(*(range(cap, -1, -1) for cap in caps)):
+                n = sum(chosen)
+                if n < 2:
+                    continue
+                for k in range(most_wilds + 1):
+                    if n + k < 3 or n + k > self.max_set:
+                        continue
+                    a1 = a2 = 0
+                    kinds: list[int] = []
+                    for s, copies in enumerate(chosen):
+                        if copies:
+                            a1 |= 1 << (s * R + r)
+                            kinds.extend([s * R + r] * copies)
+                        if copies == 2:
+                            a2 |= 1 << (s * R + r)
+                    out.append((a1, a2, k, (*kinds, *([-1] * k))))
+        return out
+
+    # -- best arrangement -----------------------------------------------------------
+
+    def best(self, m1: int, m2: int = 0, w: int = 0) -> tuple[_Key, list[tuple[int, ...]]]:
+        """The best arrangement: its (points, loose cards, melds) and the melds' layouts."""
+        if not m2 and not w:
+            cached = self._best_cache.get(m1)
+            if cached is None:
+                cached = self._best_single(m1)
+                if len(self._best_cache) > 200_000:
+                    self._best_cache.clear()
+                self._best_cache[m1] = cached
+            key, layout_kinds = cached
+            return key, [self._layout_of(meld) for meld in layout_kinds]
+        best_key: _Key | None = None
+        best_chosen: list[_Instance] = []
+        for chosen, r1, r2, rw in self._packings(m1, m2, w):
+            key = (
+                self.mask_value(r1) + self.mask_value(r2) + rw * self.wild_value,
+                r1.bit_count() + r2.bit_count() + rw,
+                len(chosen),
+            )
+            if best_key is None or key < best_key:
+                best_key, best_chosen = key, chosen
+        assert best_key is not None
+        return best_key, [inst[3] for inst in best_chosen]
+
+    def best_points(self, m1: int, m2: int = 0, w: int = 0) -> int:
+        """The fewest loose points of a hand."""
+        return self.best(m1, m2, w)[0][0]
+
+    def _best_single(self, mask: int) -> tuple[_Key, tuple[int, ...]]:
+        R, full, sv = self.R, self.full, self.suit_value
+        a = mask & full
+        b = mask >> R & full
+        c = mask >> (2 * R) & full
+        d = mask >> (3 * R)
+        total = sv[a] + sv[b] + sv[c] + sv[d]
+        # Three neighbouring bits may straddle two suits: then melds_in finds no run.
+        if not (mask & mask >> 1 & mask >> 2 or (a & b & (c | d)) | (c & d & (a | b))):
+            return (total, mask.bit_count(), 0), ()
+        melds = self.melds_in(mask)
+        best_key: _Key = (total, mask.bit_count(), 0)
+        best_chosen: tuple[int, ...] = ()
+        for chosen, covered in _disjoint_packings(melds):
+            loose = mask & ~covered
+            key = (self.mask_value(loose), loose.bit_count(), len(chosen))
+            if key < best_key:
+                best_key, best_chosen = key, chosen
+        return best_key, best_chosen
+
+    def _layout_of(self, meld_mask: int) -> tuple[int, ...]:
+        kinds = []
+        while meld_mask:
+            low = meld_mask & -meld_mask
+            kinds.append(low.bit_length() - 1)
+            meld_mask ^= low
+        return tuple(kinds)
+
+    def _packings(self, m1: int, m2: int, w: int) -> list[tuple[list[_Instance], int, int, int]]:
+        """Every multiset of melds the hand can hold at once, with what each leaves."""
+        found: list[tuple[list[_Instance], int, int, int]] = []
+        if not m2 and not w:
+            for chosen_masks, covered in [((), 0), *_disjoint_packings(self.melds_in(m1))]:
+                found.append(([(m, 0, 0, self._layout_of(m)) for m in chosen_masks], m1 & ~covered, 0, 0))
+            return found
+        insts = self.instances(m1, m2, w)
+
+        def walk(start: int, r1: int, r2: int, rw: int, chosen: list[_Instance]) -> None:
+            found.append((chosen, r1, r2, rw))
+            for i in range(start, len(insts)):
+                inst = insts[i]
+                a1, a2, k, _ = inst
+                if a1 & ~r1 or a2 & ~r2 or k > rw:
+                    continue
+                walk(i, r1 & ~(a2 | (a1 & ~a2 & ~r2)), r2 & ~a1, rw - k, [*chosen, inst])
+
+        walk(0, m1, m2, w, [])
+        return found
+
+    # -- closing --------------------------------------------------------------------
+
+    def closes(self, m1: int, m2: int, w: int) -> list[tuple[int, list[_Instance], int, int, int]]:
+        """Every legal close: (discarded kind or -1 for a wild, melds, loose kinds, twice, wilds)."""
+        rules = self.rules
+        limit = rules.close_limit
+        most_loose = rules.close_max_loose_cards
+        value_of, wild_value = self.value_of, self.wild_value
+        out = []
+        for chosen, r1, r2, rw in self._packings(m1, m2, w):
+            points = self.mask_value(r1) + self.mask_value(r2) + rw * wild_value
+            loose_count = r1.bit_count() + r2.bit_count() + rw - 1
+            if most_loose is not None and loose_count > most_loose:
+                continue
+            if rw and points - wild_value <= limit:
+                out.append((-1, chosen, r1, r2, rw - 1))
+            if points - limit > self.max_value:
+                continue
+            rest = r1
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                kind = low.bit_length() - 1
+                if points - value_of[kind] <= limit:
+                    if r2 & low:
+                        out.append((kind, chosen, r1, r2 & ~low, rw))
+                    else:
+                        out.append((kind, chosen, r1 & ~low, r2, rw))
+        return out
+
+    def best_discard_key(self, m1: int, m2: int, w: int) -> tuple[_Key, int, list[_Instance], int, int, int]:
+        """The discard leaving the fewest loose points (then loose cards, then melds)."""
+        value_of, wild_value = self.value_of, self.wild_value
+        best: tuple[_Key, int, list[_Instance], int, int, int] | None = None
+        for chosen, r1, r2, rw in self._packings(m1, m2, w):
+            points = self.mask_value(r1) + self.mask_value(r2) + rw * wild_value
+            count = r1.bit_count() + r2.bit_count() + rw - 1
+            if rw:
+                key = (points - wild_value, count, len(chosen))
+                if best is None or key < best[0]:
+                    best = (key, -1, chosen, r1, r2, rw - 1)
+            rest = r1
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                kind = low.bit_length() - 1
+                key = (points - value_of[kind], count, len(chosen))
+                if best is None or key < best[0]:
+                    if r2 & low:
+                        best = (key, kind, chosen, r1, r2 & ~low, rw)
+                    else:
+                        best = (key, kind, chosen, r1 & ~low, r2, rw)
+        assert best is not None
+        return best
+
+    # -- building public objects ----------------------------------------------------
+
+    def _layout_order(self, layout: tuple[int, ...]) -> tuple[int, int, int]:
+        first = next(kind for kind in layout if kind >= 0)
+        return first % self.R, first // self.R, -len(layout)
+
+    def arrangement(self, layouts: Iterable[tuple[int, ...]], r1: int, r2: int, wilds: list[Card]) -> Arrangement:
+        """The public arrangement of melds (as layouts), loose kinds and loose wild cards."""
+        card_of = self.card_of
+        pool = list(wilds)
+        melds = []
+        for layout in sorted(layouts, key=self._layout_order):
+            melds.append(tuple(card_of[kind] if kind >= 0 else pool.pop() for kind in layout))
+        loose: list[Card] = []
+        for mask in (r1, r2):
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                loose.append(card_of[low.bit_length() - 1])
+        loose.sort()
+        loose.extend(pool)
+        points = sum(self.rules.value(card) for card in loose)
+        return Arrangement(tuple(melds), tuple(loose), points)
+
+
+def _disjoint_packings(melds: list[int]) -> list[tuple[tuple[int, ...], int]]:
+    """Every non-empty set of pairwise disjoint melds, with the cards they cover."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
+    n = len(melds)
+    while stack:
+        start, chosen, covered = stack.pop()
+        for i in range(start, n):
+            meld = melds[i]
+            if not meld & covered:
+                item = ((*chosen, meld), covered | meld)
+                out.append(item)
+                stack.append((i + 1, item[0], item[1]))
+    return out
+
+
+def _too_many(card: Card, copies: int) -> HandError:
+    return HandError(N_("there are only {copies} of {card} in the game"), copies=copies, card=card)
+
+
+def solver_for(rules: Rules) -> Solver:
+    """The solver of a ``Rules``: built on first use, then kept with the rules."""
+    solver: Solver | None = rules.__dict__.get("_solver")
+    if solver is None:
+        solver = _SOLVERS.get(rules)
+        if solver is None:
+            solver = Solver(rules)
+            _SOLVERS[rules] = solver
+        object.__setattr__(rules, "_solver", solver)
+    return solver
+
+
+_SOLVERS: dict[Rules, Solver] = {}
+
+
+def check_hand(cards: Sequence[Card], rules: Rules = _DEFAULT) -> None:
+    """Check that the rules' decks can hold these cards.
+
+    Raises:
+        HandError: a card the deck does not have, or more copies than the decks hold.
+    """
+    solver_for(rules).encode(cards)
+
+
+def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangement:
+    """The arrangement with the fewest loose points.
+
+    Ties go to the fewest loose cards, then the fewest melds, then a fixed
+    order of search.
+
+    Raises:
+        HandError: the deck cannot hold these cards.
+    """
+    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    mask = solver.single_mask(cards)
+    if mask >= 0:
+        return solver.arrangement_single(mask)
+    m1, m2, w, wilds = solver.encode(cards)
+    _, layouts = solver.best(m1, m2, w)
+    return _arrangement_from(solver, layouts, m1, m2, wilds)
+
+
+def _arrangement_from(
+    solver: Solver, layouts: list[tuple[int, ...]], m1: int, m2: int, wilds: list[Card]
+) -> Arrangement:
+    counts: dict[int, int] = {}
+    for layout in layouts:
+        for kind in layout:
+            if kind >= 0:
+                counts[kind] = counts.get(kind, 0) + 1
+    r1, r2 = m1, m2
+    for kind, used in counts.items():
+        bit = 1 << kind
+        for _ in range(used):
+            if r2 & bit:
+                r2 &= ~bit
+            else:
+                r1 &= ~bit
+    return solver.arrangement(layouts, r1, r2, wilds)
+
+
+def _check_size(cards: Sequence[Card], rules: Rules) -> None:
+    if len(cards) != rules.hand_size + 1:
+        raise HandError(
+            N_("a closing hand has {expected} cards (the hand and the card just drawn); got {count}"),
+            expected=rules.hand_size + 1,
+            count=len(cards),
+        )
+
+
+def closing_options(cards: Sequence[Card], rules: Rules = _DEFAULT) -> list[ClosingOption]:
+    """Every legal close from a hand holding the card just drawn.
+
+    Each option is a discard and an arrangement of the other cards whose
+    loose cards are within ``close_limit`` (and ``close_max_loose_cards``);
+    no option appears twice. Best first: fewest loose points, then fewest
+    loose cards. Empty when the hand cannot close.
+
+    Raises:
+        HandError: the hand has the wrong number of cards, or the deck cannot hold them.
+    """
+    _check_size(cards, rules)
+    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    mask = solver.single_mask(cards)
+    if mask >= 0:
+        return solver.closing_options_single(mask)
+    m1, m2, w, wilds = solver.encode(cards)
+    options: dict[ClosingOption, None] = {}
+    for kind, chosen, r1, r2, _ in solver.closes(m1, m2, w):
+        layouts = [inst[3] for inst in chosen]
+        if kind >= 0:
+            discards = [solver.card_of[kind]]
+            pools = [wilds]
+        else:
+            discards = sorted(set(wilds))
+            pools = []
+            for wild in discards:
+                pool = list(wilds)
+                pool.remove(wild)
+                pools.append(pool)
+        for discard, pool in zip(discards, pools, strict=True):
+            options[ClosingOption(discard, solver.arrangement(layouts, r1, r2, pool))] = None
+    return sorted(options, key=lambda o: (o.points, len(o.arrangement.loose)))
+
+
+def best_discard(cards: Sequence[Card], rules: Rules = _DEFAULT) -> ClosingOption:
+    """The discard that leaves the fewest loose points, whether or not it may close.
+
+    Raises:
+        HandError: the hand has the wrong number of cards, or the deck cannot hold them.
+    """
+    _check_size(cards, rules)
+    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    mask = solver.single_mask(cards)
+    if mask >= 0:
+        return solver.best_discard_single(mask)
+    m1, m2, w, wilds = solver.encode(cards)
+    _, kind, chosen, r1, r2, _ = solver.best_discard_key(m1, m2, w)
+    pool = list(wilds)
+    if kind >= 0:
+        discard = solver.card_of[kind]
+    else:
+        discard = max(wilds, key=rules.value)
+        pool.remove(discard)
+    return ClosingOption(discard, solver.arrangement([inst[3] for inst in chosen], r1, r2, pool))
+
+
+# -- meld validity and lay-offs ---------------------------------------------------------
+
+
+def _positions(meld: Sequence[Card], rules: Rules) -> tuple[str, int, int] | None:
+    """What a meld is: ("set", rank position, 0) or ("run", suit index, lowest position)."""
+    wild = rules.is_wild
+    naturals = [(i, card) for i, card in enumerate(meld) if not wild(card)]
+    if len(naturals) < 2 or len(meld) - len(naturals) > rules.max_wilds_per_meld:
+        return None
+    if not all(rules.has_card(card) for _, card in naturals):
+        return None
+    ranks = rules.ranks
+    if len({card.rank for _, card in naturals}) == 1:
+        rank = naturals[0][1].rank
+        assert rank is not None
+        suits = [card.suit for _, card in naturals]
+        if rules.set_distinct_suits and len(set(suits)) != len(suits):
+            return None
+        limit = rules.max_set_size or (4 if rules.set_distinct_suits else 4 * rules.most_decks)
+        if len(meld) < 3 or len(meld) > limit:
+            return None
+        return "set", ranks.index(rank), 0
+    if len({card.suit for _, card in naturals}) != 1:
+        return None
+    first_index, first = naturals[0]
+    assert first.rank is not None and first.suit is not None
+    low = ranks.index(first.rank) - first_index
+    for i, card in naturals:
+        assert card.rank is not None
+        if ranks.index(card.rank) != low + i:
+            return None
+    if len(meld) < 3 or low < 0 or low + len(meld) > len(ranks):
+        return None
+    return "run", first.suit.index, low
+
+
+def is_meld(cards: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
+    """Whether the cards, in any order, form one set or one run under the rules."""
+    cards = list(cards)
+    if len(cards) < 3:
+        return False
+    wilds = [card for card in cards if rules.is_wild(card)]
+    naturals = [card for card in cards if not rules.is_wild(card)]
+    if len(naturals) < 2 or len(wilds) > rules.max_wilds_per_meld:
+        return False
+    if len({card.rank for card in naturals}) == 1:
+        return _positions(naturals + wilds, rules) is not None
+    return _arrange_run(naturals, len(wilds), rules) is not None
+
+
+def is_run(meld: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
+    """Whether the meld, as laid out, is a run (a set otherwise)."""
+    shape = _positions(meld, rules)
+    return shape is not None and shape[0] == "run"
+
+
+def _arrange_run(naturals: list[Card], wilds: int, rules: Rules) -> tuple[Card, ...] | None:
+    """The run the natural cards and wild cards make, wilds filling gaps, then the top, then the bottom."""
+    suits = {card.suit for card in naturals}
+    if len(suits) != 1:
+        return None
+    ranks = rules.ranks
+    try:
+        positions = sorted(ranks.index(card.rank) for card in naturals if card.rank is not None)
+    except ValueError:
+        return None
+    if len(set(positions)) != len(positions):
+        return None
+    low, high = positions[0], positions[-1]
+    gaps = high - low + 1 - len(positions)
+    if gaps > wilds or len(positions) + wilds > len(ranks):
+        return None
+    extra = wilds - gaps
+    top = min(len(ranks) - 1, high + extra)
+    bottom = low - (extra - (top - high))
+    wild = next(card for card in (JOKER, Card(Rank.ACE, Suit.OROS)) if rules.is_wild(card))
+    by_position = {ranks.index(card.rank): card for card in naturals if card.rank is not None}
+    return tuple(by_position.get(p, wild) for p in range(bottom, top + 1))
+
+
+def is_chinchon(cards: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
+    """Whether the cards are a chinchón: one run of the whole hand (no wild card where the rules need it natural)."""
+    if len(cards) != rules.hand_size:
+        return False
+    if rules.chinchon_needs_natural and any(rules.is_wild(card) for card in cards):
+        return False
+    naturals = [card for card in cards if not rules.is_wild(card)]
+    if len(naturals) < 2 or len(cards) - len(naturals) > rules.max_wilds_per_meld:
+        return False
+    return _arrange_run(naturals, len(cards) - len(naturals), rules) is not None
+
+
+def extend_meld(meld: Sequence[Card], card: Card, rules: Rules = _DEFAULT) -> tuple[Card, ...] | None:
+    """The meld with the card laid off onto it, or ``None`` if the card cannot join it.
+
+    A set takes a card of its rank up to its largest size; a run takes the
+    next card of its suit at either end. A wild card joins where a natural card
+    could (the top end of a run first). A laid-off card never takes a wild
+    card's place, and the meld is never rearranged.
+    """
+    shape = _positions(meld, rules)
+    if shape is None:
+        return None
+    wild = rules.is_wild(card)
+    wilds_in = sum(1 for c in meld if rules.is_wild(c))
+    if wild and wilds_in >= rules.max_wilds_per_meld:
+        return None
+    kind, where, low = shape
+    ranks = rules.ranks
+    if kind == "set":
+        limit = rules.max_set_size or (4 if rules.set_distinct_suits else 4 * rules.most_decks)
+        if len(meld) >= limit:
+            return None
+        if wild:
+            return (*meld, card)
+        if card.rank != ranks[where]:
+            return None
+        if rules.set_distinct_suits and card.suit in {c.suit for c in meld if not rules.is_wild(c)}:
+            return None
+        if rules.set_distinct_suits and len(meld) >= 4:
+            return None
+        return (*meld, card)
+    high = low + len(meld) - 1
+    if wild:
+        if high + 1 < len(ranks):
+            return (*meld, card)
+        if low > 0:
+            return (card, *meld)
+        return None
+    if card.suit is None or card.suit.index != where or card.rank not in ranks:
+        return None
+    position = ranks.index(card.rank)
+    if position == high + 1:
+        return (*meld, card)
+    if position == low - 1:
+        return (card, *meld)
+    return None
+
+
+def layoff_options(
+    cards: Sequence[Card], table: Sequence[Sequence[Card]], rules: Rules = _DEFAULT
+) -> list[tuple[Card, int]]:
+    """Every (card, meld index) such that the card can be laid off onto that meld of the table.
+
+    Each distinct card appears once per meld it fits, in the order of the hand
+    (sorted), then of the table.
+    """
+    out = []
+    for card in sorted(set(cards)):
+        for index, meld in enumerate(table):
+            if extend_meld(meld, card, rules) is not None:
+                out.append((card, index))
+    return out
