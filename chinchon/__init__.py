@@ -1,7 +1,44 @@
-"""Chinchón, the Spanish rummy: an exact rules engine, bots and front ends."""
+"""Chinchón, the Spanish rummy: an exact rules engine, bots and front ends.
+
+>>> from chinchon import best_arrangement, parse_cards
+>>> best_arrangement(parse_cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦")).points
+1
+"""
 
 from chinchon.cards import JOKER, Card, Rank, Suit, parse_cards
+from chinchon.errors import ChinchonError, HandError, NotationError
+from chinchon.melds import (
+    Arrangement,
+    ClosingOption,
+    best_arrangement,
+    best_discard,
+    closing_options,
+    extend_meld,
+    is_chinchon,
+    is_meld,
+    layoff_options,
+)
 from chinchon.rules import Rules, RulesError
 
-__all__ = ["JOKER", "Card", "Rank", "Rules", "RulesError", "Suit", "parse_cards"]
+__all__ = [
+    "JOKER",
+    "Arrangement",
+    "Card",
+    "ChinchonError",
+    "ClosingOption",
+    "HandError",
+    "NotationError",
+    "Rank",
+    "Rules",
+    "RulesError",
+    "Suit",
+    "best_arrangement",
+    "best_discard",
+    "closing_options",
+    "extend_meld",
+    "is_chinchon",
+    "is_meld",
+    "layoff_options",
+    "parse_cards",
+]
 __version__ = "0.1.0"

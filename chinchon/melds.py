@@ -234,6 +234,16 @@ class Solver:
                     best = (value, s * R + position)
         return best
 
+    def value_and_top(self, mask: int) -> tuple[int, int]:
+        """The loose points of a kind mask and the value of its dearest card."""
+        R, full, sv = self.R, self.full, self.suit_value
+        a = mask & full
+        b = mask >> R & full
+        c = mask >> (2 * R) & full
+        d = mask >> (3 * R)
+        # Values depend on the rank alone, so the dearest rank of any suit is the dearest card.
+        return sv[a] + sv[b] + sv[c] + sv[d], self.suit_top[a | b | c | d][0]
+
     def _meld_order(self, mask: int) -> tuple[int, int, int]:
         low = (mask & -mask).bit_length() - 1
         return low % self.R, low // self.R, -mask.bit_count()
@@ -253,7 +263,7 @@ class Solver:
         rules = self.rules
         limit = rules.close_limit
         most_loose = rules.close_max_loose_cards
-        value_of, card_of, mask_value, cards_of = self.value_of, self.card_of, self.mask_value, self.cards_of
+        value_of, card_of, cards_of = self.value_of, self.card_of, self.cards_of
         melds = self.melds_in(mask)
         packings = [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]
         found: list[tuple[int, int, int, ClosingOption]] = []
@@ -262,8 +272,8 @@ class Solver:
             count = loose.bit_count() - 1
             if most_loose is not None and count > most_loose:
                 continue
-            points = mask_value(loose)
-            if points - self.top(loose)[0] > limit:
+            points, top = self.value_and_top(loose)
+            if points - top > limit:
                 continue
             melds_cards = tuple(cards_of(m) for m in sorted(chosen, key=self._meld_order))
             rest = loose
@@ -285,12 +295,13 @@ class Solver:
         best: tuple[_Key, int, tuple[int, ...], int] | None = None
         for chosen, covered in packings:
             loose = mask & ~covered
-            value, kind = self.top(loose)
-            key = (self.mask_value(loose) - value, loose.bit_count() - 1, len(chosen))
+            points, top = self.value_and_top(loose)
+            key = (points - top, loose.bit_count() - 1, len(chosen))
             if best is None or key < best[0]:
-                best = (key, kind, chosen, loose)
+                best = (key, 0, chosen, loose)
         assert best is not None
-        key, kind, chosen, loose = best
+        key, _, chosen, loose = best
+        kind = self.top(loose)[1]
         melds_cards = tuple(self.cards_of(m) for m in sorted(chosen, key=self._meld_order))
         return ClosingOption(self.card_of[kind], Arrangement(melds_cards, self.cards_of(loose & ~(1 << kind)), key[0]))
 
@@ -347,9 +358,19 @@ class Solver:
                                 layout = tuple(base + p if p in natural else -1 for p in range(bottom, top + 1))
                                 a1 = sum(1 << (base + p) for p in natural)
                                 out.append((a1, 0, k, layout))
-        for r in range(R):
+        a, b, c, d = (m1 >> (s * R) & full for s in range(4))
+        candidates = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+        if not self.distinct:
+            for s in range(4):
+                candidates |= m2 >> (s * R) & full
+        if not most_wilds:
+            candidates &= (a & b & (c | d)) | (c & d & (a | b)) | (0 if self.distinct else full)
+        while candidates:
+            low_bit = candidates & -candidates
+            candidates ^= low_bit
+            r = low_bit.bit_length() - 1
             counts = [(m1 >> (s * R + r) & 1) + (m2 >> (s * R + r) & 1) for s in range(4)]
-            caps = [min(c, 1) if self.distinct else c for c in counts]
+            caps = [min(c, 1) for c in counts] if self.distinct else counts
             if sum(caps) + most_wilds < 3:
                 continue
             for chosen in product(*(range(cap, -1, -1) for cap in caps)):
