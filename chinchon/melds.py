@@ -37,6 +37,7 @@ __all__ = [
     "Arrangement",
     "ClosingOption",
     "Solver",
+    "arrangements",
     "best_arrangement",
     "best_discard",
     "check_hand",
@@ -46,6 +47,7 @@ __all__ = [
     "is_meld",
     "is_run",
     "layoff_options",
+    "normalize_meld",
     "solver_for",
 ]
 
@@ -157,6 +159,7 @@ class Solver:
                 by_presence.append(tuple(found))
             self.sets.append(by_presence)
         self._best_cache: dict[int, tuple[_Key, tuple[int, ...]]] = {}
+        self._close_cache: dict[int, bool] = {}
         # Fast paths for hands of single natural cards: a bit per card code,
         # the cards and the dearest card of each suit's rank mask.
         self.bit_by_code: list[int] = [0] * 100
@@ -295,6 +298,9 @@ class Solver:
         best: tuple[_Key, int, tuple[int, ...], int] | None = None
         for chosen, covered in packings:
             loose = mask & ~covered
+            if not loose:
+                # Every card is in a meld: discarding one breaks it, which another packing covers.
+                continue
             points, top = self.value_and_top(loose)
             key = (points - top, loose.bit_count() - 1, len(chosen))
             if best is None or key < best[0]:
@@ -500,6 +506,35 @@ class Solver:
                         out.append((kind, chosen, r1 & ~low, r2, rw))
         return out
 
+    def can_close(self, m1: int, m2: int, w: int) -> bool:
+        """Whether a hand holding the card just drawn has a legal close."""
+        if m2 or w:
+            return bool(self.closes(m1, m2, w))
+        cached = self._close_cache.get(m1)
+        if cached is None:
+            cached = self._can_close_single(m1)
+            if len(self._close_cache) > 200_000:
+                self._close_cache.clear()
+            self._close_cache[m1] = cached
+        return cached
+
+    def _can_close_single(self, mask: int) -> bool:
+        limit = self.rules.close_limit
+        most_loose = self.rules.close_max_loose_cards
+        points, top = self.value_and_top(mask)
+        count = mask.bit_count() - 1
+        if points - top <= limit and (most_loose is None or count <= most_loose):
+            return True
+        melds = self.melds_in(mask)
+        for _, covered in _disjoint_packings(melds) if melds else ():
+            loose = mask & ~covered
+            if most_loose is not None and loose.bit_count() - 1 > most_loose:
+                continue
+            points, top = self.value_and_top(loose)
+            if points - top <= limit:
+                return True
+        return False
+
     def best_discard_key(self, m1: int, m2: int, w: int) -> tuple[_Key, int, list[_Instance], int, int, int]:
         """The discard leaving the fewest loose points (then loose cards, then melds)."""
         value_of, wild_value = self.value_of, self.wild_value
@@ -631,6 +666,20 @@ def _arrangement_from(
     return solver.arrangement(layouts, r1, r2, wilds)
 
 
+def arrangements(cards: Sequence[Card], rules: Rules = _DEFAULT) -> list[Arrangement]:
+    """Every distinct arrangement of the cards into melds and loose cards, best first.
+
+    Raises:
+        HandError: the deck cannot hold these cards.
+    """
+    solver = solver_for(rules)
+    m1, m2, w, wilds = solver.encode(cards)
+    found: dict[Arrangement, None] = {}
+    for chosen, r1, r2, _ in solver._packings(m1, m2, w):
+        found[solver.arrangement([inst[3] for inst in chosen], r1, r2, wilds)] = None
+    return sorted(found, key=lambda a: (a.points, len(a.loose), -len(a.melds)))
+
+
 def _check_size(cards: Sequence[Card], rules: Rules) -> None:
     if len(cards) != rules.hand_size + 1:
         raise HandError(
@@ -747,13 +796,35 @@ def is_meld(cards: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
     return _arrange_run(naturals, len(wilds), rules) is not None
 
 
+def normalize_meld(cards: Sequence[Card], rules: Rules = _DEFAULT) -> tuple[Card, ...] | None:
+    """The meld laid out as the table shows it, or ``None`` if the cards are no meld.
+
+    A run keeps its order when it is already laid out in rank order (so a wild
+    card stays where it was put); otherwise natural cards go in rank order and
+    wild cards fill the gaps, then the top, then the bottom. A set lists its
+    natural cards by suit, then its wild cards.
+    """
+    cards = tuple(cards)
+    if not is_meld(cards, rules):
+        return None
+    naturals = [card for card in cards if not rules.is_wild(card)]
+    wilds = [card for card in cards if rules.is_wild(card)]
+    if len({card.rank for card in naturals}) == 1:
+        return (*sorted(naturals), *wilds)
+    if _positions(cards, rules) is not None:
+        return cards
+    return _arrange_run(naturals, len(wilds), rules, wilds)
+
+
 def is_run(meld: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
     """Whether the meld, as laid out, is a run (a set otherwise)."""
     shape = _positions(meld, rules)
     return shape is not None and shape[0] == "run"
 
 
-def _arrange_run(naturals: list[Card], wilds: int, rules: Rules) -> tuple[Card, ...] | None:
+def _arrange_run(
+    naturals: list[Card], wilds: int, rules: Rules, wild_cards: Sequence[Card] = ()
+) -> tuple[Card, ...] | None:
     """The run the natural cards and wild cards make, wilds filling gaps, then the top, then the bottom."""
     suits = {card.suit for card in naturals}
     if len(suits) != 1:
@@ -772,9 +843,9 @@ def _arrange_run(naturals: list[Card], wilds: int, rules: Rules) -> tuple[Card, 
     extra = wilds - gaps
     top = min(len(ranks) - 1, high + extra)
     bottom = low - (extra - (top - high))
-    wild = next(card for card in (JOKER, Card(Rank.ACE, Suit.OROS)) if rules.is_wild(card))
+    pool = list(wild_cards) or [JOKER if rules.jokers else Card(Rank.ACE, Suit.OROS)] * wilds
     by_position = {ranks.index(card.rank): card for card in naturals if card.rank is not None}
-    return tuple(by_position.get(p, wild) for p in range(bottom, top + 1))
+    return tuple(by_position[p] if p in by_position else pool.pop() for p in range(bottom, top + 1))
 
 
 def is_chinchon(cards: Sequence[Card], rules: Rules = _DEFAULT) -> bool:

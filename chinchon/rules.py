@@ -136,13 +136,18 @@ class Rules:
                 raise RulesError(N_("{option}: expected true or false, got {value}"), option=f.name, value=repr(value))
             if f.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
                 raise RulesError(N_("{option}: expected a whole number, got {value}"), option=f.name, value=repr(value))
+        for name in ("deck", "values", *_CHOICES):
+            if not isinstance(getattr(self, name), str):
+                raise RulesError(
+                    N_("{option}: expected a name, got {value}"), option=name, value=repr(getattr(self, name))
+                )
         if self.deck not in DECK_RANKS:
             raise RulesError(
                 N_("deck: unknown deck {value}; known decks: {known}"),
                 value=repr(self.deck),
                 known=", ".join(DECK_RANKS),
             )
-        if self.decks not in (1, 2, "auto") or isinstance(self.decks, bool):
+        if not (self.decks == "auto" or (type(self.decks) is int and self.decks in (1, 2))):
             raise RulesError(N_("decks: expected 1, 2 or 'auto', got {value}"), value=repr(self.decks))
         if self.values not in _VALUES:
             raise RulesError(
@@ -265,15 +270,17 @@ class Rules:
             return 2 if self._deal_needs_two_decks(players) else 1
         return self.decks
 
-    def cards(self, players: int | None = None) -> list[Card]:
+    def cards(self, players: int | None = None, *, decks: int | None = None) -> list[Card]:
         """Every card the game uses, in a fixed order.
 
         Each deck in turn (suits in the order oros ♦, copas ♥, espadas ♠,
         bastos ♣, and ranks in rank order within a suit), then the jokers of
         all decks. With ``players``, the decks a deal for that many players
-        uses; without, the most decks the rules may use.
+        uses; with ``decks``, that many decks; without either, the most decks
+        the rules may use.
         """
-        decks = self.most_decks if players is None else self.decks_for(players)
+        if decks is None:
+            decks = self.most_decks if players is None else self.decks_for(players)
         one = [Card(rank, suit) for suit in SUITS for rank in self.ranks]
         return one * decks + [JOKER] * (self.jokers * decks)
 

@@ -1,0 +1,1325 @@
+"""One deal (``Deal``) and a whole match (``Match``): phases, actions, scores.
+
+A deal is dealt from a stacked deck or shuffled with a ``random.Random``;
+every action is checked by :meth:`Deal.apply`, which raises
+:class:`IllegalAction` saying why. ``Match`` plays deal after deal, keeps the
+totals, eliminations and re-entries, and gives each seat its
+:class:`Observation`.
+
+>>> from chinchon.cards import parse_cards
+>>> rules = Rules()
+>>> deck = stack_deck(rules, [parse_cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦"), parse_cards("2♣ 2♠ 6♣ 6♠ K♣ K♠ Q♦")],
+...                   discard=Card.parse("4♣"), stock=[Card.parse("6♥")])
+>>> deal = Deal.new(rules, 2, deck=deck)
+>>> deal.phase, deal.to_move, [str(c) for c in deal.hand(0)]
+(<Phase.DRAW: 'draw'>, 0, ['A♦', '7♦', '3♥', '4♥', '5♥', '7♠', '7♣'])
+>>> deal.apply(Draw("stock"))
+>>> [str(a) for a in deal.legal_actions() if isinstance(a, Close)][0]
+'close A♦ [3♥ 4♥ 5♥ 6♥] [7♦ 7♠ 7♣]'
+>>> deal.apply(Close(Card.parse("A♦")))
+>>> deal.phase, deal.result.points
+(<Phase.OVER: 'over'>, (-10, 45))
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from chinchon.actions import (
+    Action,
+    Close,
+    Discard,
+    Draw,
+    IllegalAction,
+    LayOff,
+    Pass,
+    ReEnter,
+    Show,
+)
+from chinchon.cards import JOKER, Card
+from chinchon.errors import N_, ChinchonError
+from chinchon.melds import (
+    arrangements,
+    best_arrangement,
+    closing_options,
+    extend_meld,
+    is_chinchon,
+    is_meld,
+    is_run,
+    normalize_meld,
+    solver_for,
+)
+from chinchon.rules import Rules, RulesError
+
+__all__ = [
+    "Deal",
+    "DealResult",
+    "Match",
+    "Observation",
+    "Phase",
+    "TableMeld",
+]
+
+_STOCK = Draw("stock")
+_DISCARD = Draw("discard")
+_PASS = Pass()
+
+
+class Phase(enum.Enum):
+    """What the seat to move does: draw, discard (or close), show and lay off; or nothing."""
+
+    DRAW = "draw"
+    DISCARD = "discard"
+    SHOWDOWN = "showdown"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table after a close: its owner, its cards, and whether it takes lay-offs."""
+
+    owner: int
+    cards: tuple[Card, ...]
+    open: bool = True
+
+    def __str__(self) -> str:
+        return "[" + " ".join(map(str, self.cards)) + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a deal ended.
+
+    ``points`` is what the deal adds to each seat's total (the clean-close
+    bonus included); ``loose`` the cards each seat was left with;
+    ``chinchon`` whether the closer's cards were one run of the whole hand.
+    """
+
+    closer: int
+    points: tuple[int, ...]
+    table: tuple[TableMeld, ...]
+    loose: tuple[tuple[Card, ...], ...]
+    chinchon: bool
+    clean: bool
+
+
+class _Tables:
+    """Per-rules numbering of cards: kinds ``0 .. 4R-1`` and the joker ``4R``."""
+
+    def __init__(self, rules: Rules) -> None:
+        solver = solver_for(rules)
+        self.solver = solver
+        self.R = solver.R
+        self.joker = 4 * solver.R
+        self.card_of: list[Card] = [*solver.card_of, JOKER]
+        self.id_of: dict[Card, int] = {card: i for i, card in enumerate(self.card_of)}
+        self.discard_of: list[Discard] = [Discard(card) for card in self.card_of]
+        self.value_of: list[int] = [rules.value(card) if rules.has_card(card) else 0 for card in self.card_of]
+        # The wild ace of oros is kind 0 (oros, ace): the solver counts it as a wild card.
+        self.wild_ace = 1 if rules.wild_ace_of_oros else 0
+
+
+def _tables(rules: Rules) -> _Tables:
+    tables: _Tables | None = rules.__dict__.get("_game_tables")
+    if tables is None:
+        tables = _Tables(rules)
+        object.__setattr__(rules, "_game_tables", tables)
+    return tables
+
+
+Reshuffle = Callable[[list[Card]], list[Card]]
+
+
+class Deal:
+    """One deal (hand) of Chinchón, from the deal to the scores.
+
+    Build with :meth:`Deal.new`. Seats are numbered in playing order.
+    """
+
+    rules: Rules
+    players: int
+    first: int
+    phase: Phase
+    to_move: int | None
+    result: DealResult | None
+
+    def __init__(self) -> None:
+        raise TypeError("build a deal with Deal.new(rules, players, ...)")
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        players: int,
+        first: int = 0,
+        deck: Sequence[Card] | None = None,
+        rng: random.Random | None = None,
+        *,
+        reshuffle: Reshuffle | None = None,
+        seats: Sequence[int] | None = None,
+        decks: int | None = None,
+    ) -> Deal:
+        """Deal a new hand.
+
+        With ``deck`` the cards are dealt from that exact order: ``deck[0]`` to
+        ``first``, ``deck[1]`` to the next seat, round after round; the next
+        card starts the discard pile and the rest is the stock, its top
+        first. Without ``deck`` the rules' cards are shuffled with ``rng``.
+        When the stock runs out, the discards but the top one are shuffled
+        into a new stock with ``reshuffle`` (a function from the cards to
+        their new order, top first) or else with ``rng`` (``random.Random(0)``
+        when none is given).
+
+        ``seats`` (for a match whose other seats are out) lists the seats that
+        play, in playing order; ``decks`` fixes the number of decks.
+
+        Raises:
+            RulesError: the number of players or the first seat is out of range.
+            ValueError: the deck is not exactly the rules' cards.
+        """
+        if decks is None:
+            decks = rules.decks_for(players)
+        playing = list(range(players)) if seats is None else sorted(seats)
+        if not isinstance(first, int) or first not in playing:
+            raise RulesError(N_("first: seat {value} is not one of the {players} seats"), value=first, players=players)
+        cards = rules.cards(decks=decks)
+        if deck is None:
+            deck = list(cards)
+            (rng or random.Random(0)).shuffle(deck)
+        else:
+            deck = list(deck)
+            _check_deck(deck, cards, rules)
+        deal = object.__new__(cls)
+        deal._setup(rules, players, first, deck, rng, reshuffle, playing, decks)
+        return deal
+
+    def _setup(
+        self,
+        rules: Rules,
+        players: int,
+        first: int,
+        deck: list[Card],
+        rng: random.Random | None,
+        reshuffle: Reshuffle | None,
+        playing: list[int],
+        decks: int,
+    ) -> None:
+        t = _tables(rules)
+        self.rules = rules
+        self.players = players
+        self.first = first
+        self.decks = decks
+        self._t = t
+        self._rng = rng or random.Random(0)
+        self._reshuffle = reshuffle
+        self.deck: tuple[Card, ...] = tuple(deck)
+        self._m1 = [0] * players
+        self._m2 = [0] * players
+        self._jk = [0] * players
+        start = playing.index(first)
+        self.seats: tuple[int, ...] = tuple(playing[start:] + playing[:start])
+        self._next_seat = {seat: self.seats[(i + 1) % len(self.seats)] for i, seat in enumerate(self.seats)}
+        ids = [t.id_of[card] for card in deck]
+        size = rules.hand_size
+        dealt = size * len(playing)
+        if dealt + 1 > len(ids):
+            raise RulesError(
+                N_("players: {count} players need {needed} cards; the deck has {available}"),
+                count=len(playing),
+                needed=dealt + 1,
+                available=len(ids),
+            )
+        for i in range(dealt):
+            self._add(self.seats[i % len(playing)], ids[i])
+        self._pile: list[int] = [ids[dealt]]
+        self._stock: list[int] = ids[dealt + 1 :][::-1]
+        self.phase = Phase.DRAW
+        self.to_move = first
+        self.turn = 0
+        self._drawn_from_pile = -1
+        self._last_draw: str | None = None
+        self._discards: list[tuple[int, int]] = []
+        self._taken: list[list[int]] = [[] for _ in range(players)]
+        self.reshuffles: list[tuple[Card, ...]] = []
+        self.history: list[tuple[int, Action]] = []
+        self.result = None
+        self.closer: int | None = None
+        self._face_down = -1
+        self._clean = False
+        self._chinchon = False
+        self.table: list[TableMeld] = []
+        self._shown: list[bool] = [False] * players
+        self._queue: list[int] = []
+        self._show_round = False
+        self._added = False
+        self._run_adds: set[tuple[int, int]] = set()
+        self._at_close: tuple[Card, ...] = ()
+
+    # -- cards in hands ---------------------------------------------------------------
+
+    def _add(self, seat: int, cid: int) -> None:
+        if cid == self._t.joker:
+            self._jk[seat] += 1
+            return
+        bit = 1 << cid
+        if self._m1[seat] & bit:
+            self._m2[seat] |= bit
+        else:
+            self._m1[seat] |= bit
+
+    def _remove(self, seat: int, cid: int) -> None:
+        if cid == self._t.joker:
+            self._jk[seat] -= 1
+            return
+        bit = 1 << cid
+        if self._m2[seat] & bit:
+            self._m2[seat] &= ~bit
+        else:
+            self._m1[seat] &= ~bit
+
+    def _holds(self, seat: int, cid: int) -> bool:
+        if cid == self._t.joker:
+            return self._jk[seat] > 0
+        return bool(self._m1[seat] >> cid & 1)
+
+    def _ids(self, seat: int) -> list[int]:
+        out: list[int] = []
+        m1, m2 = self._m1[seat], self._m2[seat]
+        while m1:
+            low = m1 & -m1
+            kind = low.bit_length() - 1
+            out.append(kind)
+            if m2 & low:
+                out.append(kind)
+            m1 ^= low
+        out.extend([self._t.joker] * self._jk[seat])
+        return out
+
+    def _solver_hand(self, seat: int) -> tuple[int, int, int]:
+        m1, m2, w = self._m1[seat], self._m2[seat], self._jk[seat]
+        if self._t.wild_ace:
+            w += (m1 & 1) + (m2 & 1)
+            m1 &= ~1
+            m2 &= ~1
+        return m1, m2, w
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards a seat holds, in card order (the full state: not for players' eyes)."""
+        card_of = self._t.card_of
+        return [card_of[cid] for cid in self._ids(seat)]
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds."""
+        return self._m1[seat].bit_count() + self._m2[seat].bit_count() + self._jk[seat]
+
+    @property
+    def stock(self) -> list[Card]:
+        """The stock, top card first (the full state: not for players' eyes)."""
+        card_of = self._t.card_of
+        return [card_of[cid] for cid in reversed(self._stock)]
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        """The face-up discard pile, top card last."""
+        card_of = self._t.card_of
+        return [card_of[cid] for cid in self._pile]
+
+    @property
+    def face_down(self) -> Card | None:
+        """The closer's face-down card (the full state: not for players' eyes)."""
+        return self._t.card_of[self._face_down] if self._face_down >= 0 else None
+
+    # -- legal actions ----------------------------------------------------------------
+
+    def _may_close(self) -> bool:
+        return self.rules.close_on_first_turn or self.turn >= len(self.seats)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move, in a fixed order (none when the deal is over)."""
+        phase = self.phase
+        if phase is Phase.DRAW:
+            actions: list[Action] = []
+            if self._stock or len(self._pile) > 1:
+                actions.append(_STOCK)
+            if self._pile:
+                actions.append(_DISCARD)
+            return actions
+        if phase is Phase.DISCARD:
+            seat = self.to_move
+            assert seat is not None
+            discard_of = self._t.discard_of
+            forbidden = self._drawn_from_pile if self.rules.forbid_rediscard else -1
+            ids = self._ids(seat)
+            actions = [
+                discard_of[cid] for i, cid in enumerate(ids) if cid != forbidden and (i == 0 or ids[i - 1] != cid)
+            ]
+            if self._may_close() and self._t.solver.can_close(*self._solver_hand(seat)):
+                forbidden_card = self._t.card_of[forbidden] if forbidden >= 0 else None
+                for option in closing_options(self.hand(seat), self.rules):
+                    if option.discard != forbidden_card:
+                        actions.append(Close(option.discard, option.arrangement.melds))
+            return actions
+        if phase is Phase.SHOWDOWN:
+            return self._showdown_actions()
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the action is legal for the seat to move."""
+        try:
+            self._check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play an action for the seat to move (or check that ``seat`` is that seat).
+
+        Raises:
+            IllegalAction: the action is not legal here; the message says why.
+        """
+        if seat is not None and seat != self.to_move:
+            if self.to_move is None:
+                raise IllegalAction(N_("the deal is over"))
+            raise IllegalAction(N_("it is seat {seat}'s turn"), seat=self.to_move)
+        layouts = self._check(action)
+        self._play(action, layouts)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Play an action known to be legal (from :meth:`legal_actions`), without checking it."""
+        if isinstance(action, Close):
+            self._play(action, self._close_melds(action))
+        else:
+            self._play(action, None)
+
+    def copy(self) -> Deal:
+        """An independent copy of the deal (for search)."""
+        other = object.__new__(Deal)
+        other.__dict__.update(self.__dict__)
+        other._m1 = list(self._m1)
+        other._m2 = list(self._m2)
+        other._jk = list(self._jk)
+        other._pile = list(self._pile)
+        other._stock = list(self._stock)
+        other._discards = list(self._discards)
+        other._taken = [list(t) for t in self._taken]
+        other.reshuffles = list(self.reshuffles)
+        other.history = list(self.history)
+        other.table = list(self.table)
+        other._shown = list(self._shown)
+        other._queue = list(self._queue)
+        other._run_adds = set(self._run_adds)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        return other
+
+    # -- checking ---------------------------------------------------------------------
+
+    def _check(self, action: Action) -> Sequence[tuple[Card, ...]] | None:
+        """Raise IllegalAction unless the action is legal; for a close, its melds."""
+        phase = self.phase
+        seat = self.to_move
+        if phase is Phase.OVER or seat is None:
+            raise IllegalAction(N_("the deal is over"))
+        if isinstance(action, Draw):
+            if phase is not Phase.DRAW:
+                raise IllegalAction(N_("you have already drawn; discard or close"))
+            if action.source == "stock":
+                if not self._stock and len(self._pile) <= 1:
+                    raise IllegalAction(N_("the stock is empty"))
+            elif action.source == "discard":
+                if not self._pile:
+                    raise IllegalAction(N_("the discard pile is empty"))
+            else:
+                raise IllegalAction(
+                    N_("draw from the stock or from the discard pile, not {source}"), source=action.source
+                )
+            return None
+        if isinstance(action, Discard | Close):
+            if phase is Phase.DRAW:
+                raise IllegalAction(N_("you must draw first"))
+            if phase is not Phase.DISCARD:
+                raise IllegalAction(N_("the deal has been closed"))
+            card = action.discard if isinstance(action, Close) else action.card
+            cid = self._t.id_of.get(card) if isinstance(card, Card) else None
+            if cid is None or not self._holds(seat, cid):
+                raise IllegalAction(N_("{card} is not in your hand"), card=card)
+            if self.rules.forbid_rediscard and cid == self._drawn_from_pile:
+                raise IllegalAction(
+                    N_("you may not discard {card}: you have just taken it from the discard pile"), card=card
+                )
+            if isinstance(action, Discard):
+                return None
+            if not self._may_close():
+                raise IllegalAction(N_("nobody may close in the first round of turns"))
+            return self._close_melds(action, check=True)
+        if isinstance(action, Show | LayOff | Pass):
+            if phase is not Phase.SHOWDOWN:
+                raise IllegalAction(N_("there is no showdown yet"))
+            self._check_showdown(action)
+            return None
+        if isinstance(action, ReEnter):
+            raise IllegalAction(N_("nobody is deciding on re-entry now"))
+        raise IllegalAction(N_("not an action: {text}"), text=repr(action))
+
+    def _close_melds(self, action: Close, check: bool = False) -> Sequence[tuple[Card, ...]]:
+        seat = self.to_move
+        assert seat is not None
+        rules = self.rules
+        rest = self.hand(seat)
+        rest.remove(action.discard)
+        if action.melds is None:
+            arrangement = best_arrangement(rest, rules)
+            melds: Sequence[tuple[Card, ...]] = arrangement.melds
+            loose = list(arrangement.loose)
+        else:
+            melds, loose = _take_melds(rest, action.melds, rules) if check else _split(rest, action.melds)
+        if check:
+            points = sum(rules.value(card) for card in loose)
+            if points > rules.close_limit:
+                raise IllegalAction(
+                    N_("closing would leave {points} loose points; at most {limit} are allowed"),
+                    points=points,
+                    limit=rules.close_limit,
+                )
+            if rules.close_max_loose_cards is not None and len(loose) > rules.close_max_loose_cards:
+                raise IllegalAction(
+                    N_("closing would leave {count} loose cards; at most {limit} are allowed"),
+                    count=len(loose),
+                    limit=rules.close_max_loose_cards,
+                )
+        return melds
+
+    # -- playing ----------------------------------------------------------------------
+
+    def _play(self, action: Action, melds: Sequence[tuple[Card, ...]] | None) -> None:
+        seat = self.to_move
+        assert seat is not None
+        self.history.append((seat, action))
+        if isinstance(action, Draw):
+            if action.source == "stock":
+                if not self._stock:
+                    self._refill()
+                cid = self._stock.pop()
+                self._drawn_from_pile = -1
+            else:
+                cid = self._pile.pop()
+                self._drawn_from_pile = cid
+                self._taken[seat].append(cid)
+            self._last_draw = action.source
+            self._add(seat, cid)
+            self.phase = Phase.DISCARD
+        elif isinstance(action, Discard):
+            cid = self._t.id_of[action.card]
+            self._remove(seat, cid)
+            taken = self._taken[seat]
+            if cid in taken:
+                taken.remove(cid)
+            self._pile.append(cid)
+            self._discards.append((seat, cid))
+            self.turn += 1
+            self.phase = Phase.DRAW
+            self.to_move = self._next_seat[seat]
+        elif isinstance(action, Close):
+            assert melds is not None
+            self._close(seat, action.discard, melds)
+        else:
+            self._play_showdown(seat, action)
+
+    def _refill(self) -> None:
+        top = self._pile.pop()
+        card_of = self._t.card_of
+        cards = [card_of[cid] for cid in self._pile]
+        if self._reshuffle is not None:
+            order = list(self._reshuffle(cards))
+        else:
+            order = list(cards)
+            self._rng.shuffle(order)
+        if sorted(order) != sorted(cards):
+            raise ChinchonError(N_("the reshuffled stock is not the discard pile"))
+        self.reshuffles.append(tuple(order))
+        id_of = self._t.id_of
+        self._stock = [id_of[card] for card in reversed(order)]
+        self._pile = [top]
+
+    def _close(self, seat: int, discard: Card, melds: Sequence[tuple[Card, ...]]) -> None:
+        rules = self.rules
+        t = self._t
+        cid = t.id_of[discard]
+        self._at_close = tuple(self.hand(seat))
+        self._remove(seat, cid)
+        self._face_down = cid
+        self.closer = seat
+        hand7 = self.hand(seat)
+        self._chinchon = is_chinchon(hand7, rules)
+        for meld in melds:
+            for card in meld:
+                self._remove(seat, t.id_of[card])
+        self._clean = self.hand_size(seat) == 0
+        open_melds = rules.layoffs and (not self._clean or rules.layoffs_on_clean_close)
+        self.table = [TableMeld(seat, tuple(meld), open_melds) for meld in melds]
+        self.turn += 1
+        self.phase = Phase.SHOWDOWN
+        others = self._after(seat)
+        if not rules.layoffs:
+            for other in others:
+                arrangement = best_arrangement(self.hand(other), rules)
+                self._show(other, arrangement.melds)
+            self._finish()
+            return
+        self._queue = others
+        self._show_round = True
+        self._added = False
+        self._run_adds = set()
+        self.to_move = self._queue[0]
+        self._advance()
+
+    # -- the showdown -----------------------------------------------------------------
+
+    def _show(self, seat: int, melds: Sequence[tuple[Card, ...]]) -> None:
+        for meld in melds:
+            for card in meld:
+                self._remove(seat, self._t.id_of[card])
+            self.table.append(TableMeld(seat, tuple(meld), True))
+        self._shown[seat] = True
+
+    def _layoffs(self, seat: int) -> list[LayOff]:
+        rules = self.rules
+        two_decks = self.decks > 1 and rules.layoff_one_per_run_per_round
+        out = []
+        for card in sorted(set(self.hand(seat))):
+            for index, meld in enumerate(self.table):
+                if not meld.open or (two_decks and (seat, index) in self._run_adds):
+                    continue
+                if extend_meld(meld.cards, card, rules) is not None:
+                    out.append(LayOff(card, index))
+        return out
+
+    def _showdown_actions(self) -> list[Action]:
+        seat = self.to_move
+        assert seat is not None
+        if self._show_round and not self._shown[seat]:
+            return [Show(a.melds) for a in arrangements(self.hand(seat), self.rules)]
+        return [*self._layoffs(seat), _PASS]
+
+    def _check_showdown(self, action: Show | LayOff | Pass) -> None:
+        seat = self.to_move
+        assert seat is not None
+        must_show = self._show_round and not self._shown[seat]
+        if isinstance(action, Show):
+            if not must_show:
+                raise IllegalAction(N_("you have already shown your melds"))
+            _take_melds(self.hand(seat), action.melds, self.rules)
+            return
+        if must_show:
+            raise IllegalAction(N_("show your melds first"))
+        if isinstance(action, Pass):
+            return
+        index = action.meld_index
+        if not isinstance(index, int) or not 0 <= index < len(self.table):
+            raise IllegalAction(N_("there is no meld {index} on the table"), index=index)
+        card = action.card
+        cid = self._t.id_of.get(card) if isinstance(card, Card) else None
+        if cid is None or not self._holds(seat, cid):
+            raise IllegalAction(N_("{card} is not in your hand"), card=card)
+        meld = self.table[index]
+        if not meld.open:
+            raise IllegalAction(N_("the melds of a clean close take no cards"))
+        if self.decks > 1 and self.rules.layoff_one_per_run_per_round and (seat, index) in self._run_adds:
+            raise IllegalAction(N_("a run takes one card from each player in each round"))
+        if extend_meld(meld.cards, card, self.rules) is None:
+            raise IllegalAction(N_("{card} does not fit {meld}"), card=card, meld=meld)
+
+    def _play_showdown(self, seat: int, action: Action) -> None:
+        if isinstance(action, Show):
+            melds, _ = _split(self.hand(seat), action.melds)
+            self._show(seat, [normalize_meld(m, self.rules) or m for m in melds])
+        elif isinstance(action, LayOff):
+            meld = self.table[action.meld_index]
+            extended = extend_meld(meld.cards, action.card, self.rules)
+            assert extended is not None
+            self.table[action.meld_index] = TableMeld(meld.owner, extended, meld.open)
+            self._remove(seat, self._t.id_of[action.card])
+            self._added = True
+            if is_run(extended, self.rules):
+                self._run_adds.add((seat, action.meld_index))
+        else:
+            self._queue.pop(0)
+            if not self._queue:
+                self._next_round()
+            if self.phase is Phase.SHOWDOWN:
+                self.to_move = self._queue[0]
+        if self.phase is Phase.SHOWDOWN:
+            self._advance()
+
+    def _after(self, seat: int) -> list[int]:
+        """The other playing seats, in playing order from the one after ``seat``."""
+        i = self.seats.index(seat)
+        return [*self.seats[i + 1 :], *self.seats[:i]]
+
+    def _next_round(self) -> None:
+        if not self._show_round and not self._added:
+            self._finish()
+            return
+        closer = self.closer
+        assert closer is not None
+        seats = self._after(closer)
+        if self.rules.closer_lays_off:
+            seats.append(closer)
+        self._queue = seats
+        self._show_round = False
+        self._added = False
+        self._run_adds = set()
+
+    def _advance(self) -> None:
+        """Play the decisions that have only one choice, and skip seats with nothing to add."""
+        while self.phase is Phase.SHOWDOWN:
+            seat = self._queue[0]
+            self.to_move = seat
+            if self._show_round and not self._shown[seat]:
+                options = self._showdown_actions()
+                if len(options) > 1:
+                    return
+                self.history.append((seat, options[0]))
+                self._show(seat, options[0].melds if isinstance(options[0], Show) else ())
+                continue
+            if self.hand_size(seat) and self._layoffs(seat):
+                return
+            self._queue.pop(0)
+            if not self._queue:
+                self._next_round()
+
+    def _finish(self) -> None:
+        rules = self.rules
+        closer = self.closer
+        assert closer is not None
+        points = []
+        loose = []
+        for seat in range(self.players):
+            cards = self.hand(seat)
+            loose.append(tuple(cards))
+            if seat == closer and self._clean:
+                if self._chinchon and isinstance(rules.chinchon, int) and not isinstance(rules.chinchon, bool):
+                    points.append(rules.chinchon)
+                else:
+                    points.append(rules.clean_close_bonus)
+            else:
+                points.append(sum(rules.value(card) for card in cards))
+        self.result = DealResult(closer, tuple(points), tuple(self.table), tuple(loose), self._chinchon, self._clean)
+        self.phase = Phase.OVER
+        self.to_move = None
+        self._queue = []
+
+    def resolve_showdown(self) -> None:
+        """Play every open showdown decision, each seat choosing what leaves it the fewest loose points.
+
+        Each seat assumes the later seats do the same; ties go to the first
+        choice in legal-action order. Does nothing outside a showdown.
+        """
+        memo: dict[Any, tuple[int, ...]] = {}
+        while self.phase is Phase.SHOWDOWN:
+            self.apply(_best_showdown_action(self, memo))
+
+    # -- what a seat knows ------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know about the deal, and nothing else."""
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
+        card_of = self._t.card_of
+        over = self.phase is Phase.OVER
+        history: list[tuple[int, str]] = []
+        for who, action in self.history:
+            if isinstance(action, Close) and who != seat:
+                history.append((who, "close"))
+            elif isinstance(action, Draw) and action.source == "discard":
+                history.append((who, str(action)))
+            else:
+                history.append((who, str(action)))
+        return Observation(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            phase=self.phase,
+            to_move=self.to_move,
+            first=self.first,
+            turn=self.turn,
+            hand=tuple(self.hand(seat)),
+            hand_sizes=tuple(self.hand_size(s) for s in range(self.players)),
+            stock_size=len(self._stock),
+            discard_pile=tuple(card_of[cid] for cid in self._pile),
+            discards=tuple((who, card_of[cid]) for who, cid in self._discards),
+            taken=tuple(tuple(card_of[cid] for cid in taken) for taken in self._taken),
+            last_draw=self._last_draw,
+            closer=self.closer,
+            table=tuple(self.table),
+            revealed=tuple(tuple(self.hand(s)) for s in range(self.players)) if over else (),
+            result=self.result,
+            history=tuple(history),
+            legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
+        )
+
+
+def _check_deck(deck: list[Card], cards: list[Card], rules: Rules) -> None:
+    from collections import Counter
+
+    have, want = Counter(deck), Counter(cards)
+    for card, count in have.items():
+        if not isinstance(card, Card):
+            raise ChinchonError(N_("the deck holds something that is not a card: {text}"), text=repr(card))
+        if count > want.get(card, 0):
+            if not want.get(card):
+                raise ChinchonError(
+                    N_("the deck holds {card}, which the {deck} deck does not have"), card=card, deck=rules.deck
+                )
+            raise ChinchonError(
+                N_("the deck holds {card} {count} times; the game has {expected}"),
+                card=card,
+                count=count,
+                expected=want[card],
+            )
+    for card, count in want.items():
+        if have.get(card, 0) < count:
+            raise ChinchonError(N_("the deck is missing {card}"), card=card)
+
+
+def _split(cards: Sequence[Card], melds: Iterable[Sequence[Card]]) -> tuple[list[tuple[Card, ...]], list[Card]]:
+    rest = list(cards)
+    out = []
+    for meld in melds:
+        for card in meld:
+            rest.remove(card)
+        out.append(tuple(meld))
+    return out, rest
+
+
+def _take_melds(
+    cards: Sequence[Card], melds: Iterable[Sequence[Card]], rules: Rules
+) -> tuple[list[tuple[Card, ...]], list[Card]]:
+    """The melds laid out for the table and the loose cards, or IllegalAction."""
+    rest = list(cards)
+    out = []
+    if not isinstance(melds, tuple | list):
+        raise IllegalAction(N_("not a list of melds: {text}"), text=repr(melds))
+    for meld in melds:
+        if not isinstance(meld, tuple | list) or not all(isinstance(card, Card) for card in meld):
+            raise IllegalAction(N_("not a list of melds: {text}"), text=repr(melds))
+        laid = normalize_meld(meld, rules)
+        if laid is None or not is_meld(meld, rules):
+            raise IllegalAction(N_("{meld} is not a meld"), meld="[" + " ".join(map(str, meld)) + "]")
+        for card in meld:
+            if card not in rest:
+                raise IllegalAction(N_("{card} is not in your hand"), card=card)
+            rest.remove(card)
+        out.append(laid)
+    return out, rest
+
+
+def _showdown_key(deal: Deal) -> tuple[Any, ...]:
+    return (
+        tuple(meld.cards for meld in deal.table),
+        tuple(deal._m1),
+        tuple(deal._m2),
+        tuple(deal._jk),
+        tuple(deal._queue),
+        tuple(deal._shown),
+        deal._show_round,
+        deal._added,
+        frozenset(deal._run_adds),
+    )
+
+
+def _best_showdown_action(deal: Deal, memo: dict[Any, tuple[int, ...]]) -> Action:
+    seat = deal.to_move
+    assert seat is not None
+    best: tuple[int, Action] | None = None
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply_unchecked(action)
+        outcome = _showdown_outcome(child, memo)
+        if best is None or outcome[seat] < best[0]:
+            best = (outcome[seat], action)
+    assert best is not None
+    return best[1]
+
+
+def _showdown_outcome(deal: Deal, memo: dict[Any, tuple[int, ...]]) -> tuple[int, ...]:
+    """The loose points of every seat at the end, each seat minimising its own."""
+    if deal.phase is not Phase.SHOWDOWN:
+        assert deal.result is not None
+        return deal.result.points
+    key = _showdown_key(deal)
+    cached = memo.get(key)
+    if cached is not None:
+        return cached
+    seat = deal.to_move
+    assert seat is not None
+    best: tuple[int, ...] | None = None
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply_unchecked(action)
+        outcome = _showdown_outcome(child, memo)
+        if best is None or outcome[seat] < best[seat]:
+            best = outcome
+    assert best is not None
+    memo[key] = best
+    return best
+
+
+# -- observations -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Observation:
+    """All that one seat may know, and nothing more.
+
+    Deal part: the seat's ``hand``; the face-up ``discard_pile`` (top last);
+    every discard so far (``discards``, as (seat, card)); the cards each seat
+    took from the discard pile and still holds (``taken``); ``hand_sizes``;
+    ``stock_size``; the table melds in a showdown; every hand once the deal is
+    over (``revealed``). Match part: totals, seats still in, dealer, deal
+    number, pending re-entry. Two positions that differ only in cards hidden
+    from the seat give equal observations.
+    """
+
+    seat: int
+    players: int
+    rules: Rules
+    phase: Phase
+    to_move: int | None
+    first: int
+    turn: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard_pile: tuple[Card, ...]
+    discards: tuple[tuple[int, Card], ...]
+    taken: tuple[tuple[Card, ...], ...]
+    last_draw: str | None
+    closer: int | None
+    table: tuple[TableMeld, ...]
+    revealed: tuple[tuple[Card, ...], ...]
+    result: DealResult | None
+    history: tuple[tuple[int, str], ...]
+    legal_actions: tuple[Action, ...]
+    scores: tuple[int, ...] = ()
+    active: tuple[int, ...] = ()
+    dealer: int | None = None
+    deal_number: int = 0
+    reentry_pending: tuple[int, ...] = ()
+    match_over: bool = False
+    winner: int | None = None
+    pot: int = 0
+    names: tuple[str, ...] = field(default=())
+    previous_result: DealResult | None = None
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The card on top of the discard pile, if any."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+
+# -- the match ------------------------------------------------------------------------------
+
+
+def stack_deck(
+    rules: Rules,
+    hands: Sequence[Sequence[Card]],
+    discard: Card | None = None,
+    stock: Sequence[Card] = (),
+    *,
+    decks: int | None = None,
+) -> list[Card]:
+    """A full deck order that deals these hands (the first player's first), this
+    face-up card and this stock top; the other cards follow in the rules' order.
+
+    Hands may be partial: their missing cards come from the rest of the deck.
+
+    Raises:
+        ValueError: the cards asked for are more than the deck holds.
+    """
+    players = len(hands)
+    if decks is None:
+        decks = rules.decks_for(players)
+    rest = rules.cards(decks=decks)
+
+    def take(card: Card) -> Card:
+        if card not in rest:
+            raise ChinchonError(N_("the deck has no more {card} to stack"), card=card)
+        rest.remove(card)
+        return card
+
+    wanted = [[take(card) for card in hand] for hand in hands]
+    top = take(discard) if discard is not None else None
+    stock_top = [take(card) for card in stock]
+    size = rules.hand_size
+    for hand in wanted:
+        if len(hand) > size:
+            raise ChinchonError(N_("a hand holds {count} cards; the rules deal {size}"), count=len(hand), size=size)
+    filler = iter([card for card in rest if card not in stock_top])
+    rest_cards = list(rest)
+    for hand in wanted:
+        while len(hand) < size:
+            card = next(filler)
+            rest_cards.remove(card)
+            hand.append(card)
+    deck = [wanted[i % players][i // players] for i in range(size * players)]
+    if top is None:
+        top = rest_cards.pop(0)
+    return [*deck, top, *stock_top, *rest_cards]
+
+
+class _Chance:
+    """Where a match's chance comes from: a seeded random source, or given deck orders."""
+
+    def __init__(self, rng: random.Random, decks: Iterable[Sequence[Card]] | None) -> None:
+        self.rng = rng
+        self.decks = iter(decks) if decks is not None else None
+
+    def deck(self, cards: list[Card]) -> list[Card]:
+        if self.decks is not None:
+            deck = next(self.decks, None)
+            if deck is not None:
+                return list(deck)
+            self.decks = None
+        order = list(cards)
+        self.rng.shuffle(order)
+        return order
+
+    def reshuffle(self, cards: list[Card]) -> list[Card]:
+        order = list(cards)
+        self.rng.shuffle(order)
+        return order
+
+    def lot(self, seats: list[int]) -> int:
+        return seats[self.rng.randrange(len(seats))]
+
+    def high_card(self, cards: list[Card]) -> list[Card]:
+        order = list(cards)
+        self.rng.shuffle(order)
+        return order
+
+
+class Match:
+    """A whole game of Chinchón: deal after deal until one seat is left.
+
+    ``players`` is the number of seats or their names. ``seed`` seeds the
+    match's random source (shuffles, the draw for the first player); ``decks``
+    gives the deck orders of the first deals; ``scores`` the starting totals;
+    ``first`` the first player of the first deal.
+
+    Raises:
+        RulesError: the number of players, the scores or the first seat do not fit the rules.
+    """
+
+    def __init__(
+        self,
+        players: int | Sequence[str],
+        rules: Rules | None = None,
+        seed: int | str | None = None,
+        *,
+        scores: Sequence[int] | None = None,
+        first: int | None = None,
+        decks: Iterable[Sequence[Card]] | None = None,
+        _chance: _Chance | None = None,
+    ) -> None:
+        rules = rules if rules is not None else Rules()
+        if not isinstance(rules, Rules):
+            raise RulesError(N_("rules: expected a Rules value, got {value}"), value=repr(rules))
+        if isinstance(players, int) and not isinstance(players, bool):
+            names = tuple(f"Player {i + 1}" for i in range(players))
+        elif (
+            isinstance(players, Sequence)
+            and not isinstance(players, str)
+            and all(isinstance(name, str) for name in players)
+        ):
+            names = tuple(players)
+        else:
+            raise RulesError(
+                N_("players: expected a number of seats or a list of names, got {value}"), value=repr(players)
+            )
+        count = len(names)
+        self.decks = rules.decks_for(count)
+        if scores is not None:
+            scores = list(scores)
+            if len(scores) != count or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
+                raise RulesError(
+                    N_("scores: expected {count} whole numbers, got {value}"), count=count, value=repr(scores)
+                )
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < count):
+            raise RulesError(N_("first: seat {value} is not one of the {players} seats"), value=first, players=count)
+        self.rules = rules
+        self.names = names
+        self.players = count
+        self.seed = seed
+        self.initial_scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * count
+        self.scores: list[int] = list(self.initial_scores)
+        self.active: list[int] = [seat for seat in range(count) if not self._out(self.scores[seat])]
+        self.reentries = [0] * count
+        self.pot = rules.stake * count
+        self.over = False
+        self.winner: int | None = None
+        self.deals: list[Deal] = []
+        self.results: list[DealResult] = []
+        self.events: list[dict[str, Any]] = []
+        self._pending: list[int] = []
+        self._playoff: list[int] | None = None
+        self._chance = _chance or _Chance(random.Random(seed), decks)
+        self.first_given = first is not None
+        if len(self.active) < 2:
+            raise RulesError(N_("scores: at least two seats must start under the limit"))
+        if first is None:
+            first = self._draw_first()
+        elif first not in self.active:
+            raise RulesError(N_("first: seat {value} is already out of the match"), value=first)
+        self.dealer = self._previous(first)
+        self.deal: Deal
+        self._seat_at_start = first
+        self._start_deal(first)
+
+    # -- seats ------------------------------------------------------------------------
+
+    def _out(self, total: int) -> bool:
+        limit = self.rules.limit
+        return total > limit if self.rules.eliminate_at == "above" else total >= limit
+
+    def _playing(self) -> list[int]:
+        return list(self._playoff) if self._playoff is not None else list(self.active)
+
+    def _next(self, seat: int) -> int:
+        seats = self._playing()
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if candidate in seats:
+                return candidate
+        raise AssertionError("no seat is playing")
+
+    def _previous(self, seat: int) -> int:
+        seats = self._playing()
+        for step in range(1, self.players + 1):
+            candidate = (seat - step) % self.players
+            if candidate in seats:
+                return candidate
+        raise AssertionError("no seat is playing")
+
+    def _draw_first(self) -> int:
+        seats = list(self.active)
+        if self.rules.first_player == "lot":
+            first = self._chance.lot(seats)
+            if first not in seats:
+                raise ChinchonError(N_("the first player drawn, seat {seat}, is not in the match"), seat=first)
+            self.events.append({"chance": "lot", "seat": first})
+            return first
+        cards = self.rules.cards(decks=self.decks)
+        order = list(self.rules.ranks)
+
+        def height(card: Card) -> int:
+            return order.index(card.rank) if card.rank is not None else len(order)
+
+        contenders = seats
+        rounds: list[list[str]] = []
+        while True:
+            shuffled = self._chance.high_card(cards)
+            if len(shuffled) < len(contenders):
+                raise ChinchonError(N_("too few cards drawn for the high card"))
+            drawn = shuffled[: len(contenders)]
+            rounds.append([str(card) for card in drawn])
+            top = max(height(card) for card in drawn)
+            contenders = [seat for seat, card in zip(contenders, drawn, strict=True) if height(card) == top]
+            if len(contenders) == 1:
+                self.events.append({"chance": "high_card", "draws": rounds})
+                return contenders[0]
+
+    def _start_deal(self, first: int) -> None:
+        deck = self._chance.deck(self.rules.cards(decks=self.decks))
+        self.events.append(
+            {"deal": len(self.deals) + 1, "dealer": self.dealer, "first": first, "deck": [str(c) for c in deck]}
+        )
+        deal = Deal.new(
+            self.rules,
+            self.players,
+            first,
+            deck=deck,
+            reshuffle=self._record_reshuffle,
+            seats=self._playing(),
+            decks=self.decks,
+        )
+        self.deal = deal
+        self.deals.append(deal)
+
+    def _record_reshuffle(self, cards: list[Card]) -> list[Card]:
+        order = self._chance.reshuffle(cards)
+        self.events.append({"chance": "reshuffle", "stock": [str(c) for c in order]})
+        return order
+
+    # -- playing --------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act: a re-entry decision first, else the deal's seat to move; ``None`` once over."""
+        if self.over:
+            return None
+        if self._pending:
+            return self._pending[0]
+        return self.deal.to_move
+
+    @property
+    def reentry_pending(self) -> tuple[int, ...]:
+        """The seats still to decide on re-entry, in order."""
+        return tuple(self._pending)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move, in a fixed order."""
+        if self.over:
+            return []
+        if self._pending:
+            return [ReEnter(True), ReEnter(False)]
+        return self.deal.legal_actions()
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the action is legal for the seat to move."""
+        if self.over:
+            return False
+        if self._pending:
+            return isinstance(action, ReEnter) and isinstance(action.accept, bool)
+        return self.deal.is_legal(action)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play an action for the seat to move (or check that ``seat`` is that seat).
+
+        Raises:
+            IllegalAction: the action is not legal here; the message says why.
+        """
+        if self.over:
+            raise IllegalAction(N_("the match is over"))
+        mover = self.to_move
+        if seat is not None and seat != mover:
+            raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
+        if self._pending:
+            if not isinstance(action, ReEnter) or not isinstance(action.accept, bool):
+                raise IllegalAction(N_("seat {seat} must first decide whether to re-enter"), seat=mover)
+            self.events.append({"seat": mover, "action": str(action)})
+            self._reenter(action.accept)
+            return
+        if isinstance(action, ReEnter):
+            raise IllegalAction(N_("nobody is deciding on re-entry now"))
+        self.deal.apply(action)
+        self._after_action(mover, action)
+
+    def _after_action(self, mover: int | None, action: Action) -> None:
+        self.events.append({"seat": mover, "action": str(action)})
+        deal = self.deal
+        # Decisions the deal played by itself (forced shows, skipped seats) are in its history.
+        if deal.phase is Phase.OVER:
+            self._end_deal()
+
+    def resolve_showdown(self) -> None:
+        """Play every open showdown decision as :meth:`Deal.resolve_showdown` does, then go on."""
+        memo: dict[Any, tuple[int, ...]] = {}
+        while not self.over and not self._pending and self.deal.phase is Phase.SHOWDOWN:
+            self.apply(_best_showdown_action(self.deal, memo))
+
+    # -- scoring ------------------------------------------------------------------------
+
+    def _end_deal(self) -> None:
+        result = self.deal.result
+        assert result is not None
+        self.results.append(result)
+        playing = self._playing()
+        for seat in playing:
+            self.scores[seat] += result.points[seat]
+        if result.chinchon and self.rules.chinchon == "win":
+            self._win(result.closer)
+            return
+        if self._playoff is not None:
+            low = min(self.scores[seat] for seat in self._playoff)
+            tied = [seat for seat in self._playoff if self.scores[seat] == low]
+            if len(tied) == 1:
+                self._win(tied[0])
+                return
+            self._playoff = tied
+            self._next_deal()
+            return
+        order = [*self.deal._after(result.closer), result.closer]
+        newly_out = [seat for seat in order if seat in self.active and self._out(self.scores[seat])]
+        self.active = [seat for seat in self.active if seat not in newly_out]
+        self._just_out = newly_out
+        if newly_out and self.rules.reentry != "none" and self.active:
+            self._pending = [s for s in newly_out if self.rules.reentry == "unlimited" or self.reentries[s] == 0]
+        if not self._pending:
+            self._after_hand()
+
+    def _reenter(self, accept: bool) -> None:
+        seat = self._pending.pop(0)
+        if accept:
+            self.scores[seat] = max(self.scores[s] for s in self.active)
+            self.reentries[seat] += 1
+            self.pot += self.rules.stake
+            self.active = sorted([*self.active, seat])
+        if not self._pending:
+            self._after_hand()
+
+    def _after_hand(self) -> None:
+        if len(self.active) == 1:
+            self._win(self.active[0])
+            return
+        if not self.active:
+            low = min(self.scores[seat] for seat in self._just_out)
+            tied = [seat for seat in self._just_out if self.scores[seat] == low]
+            if len(tied) == 1:
+                self._win(tied[0])
+                return
+            self._playoff = sorted(tied)
+        self._next_deal()
+
+    def _next_deal(self) -> None:
+        self.dealer = self._next(self.dealer)
+        self._start_deal(self._next(self.dealer))
+
+    def _win(self, seat: int) -> None:
+        self.winner = seat
+        self.over = True
+        self._pending = []
+        self.events.append({"winner": seat})
+
+    # -- views ---------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know about the match, and nothing else."""
+        base = self.deal.observation(seat)
+        pending = self._pending and self._pending[0] == seat
+        return replace(
+            base,
+            to_move=self.to_move,
+            legal_actions=tuple(self.legal_actions()) if pending or (not self._pending and base.legal_actions) else (),
+            scores=tuple(self.scores),
+            active=tuple(self.active),
+            dealer=self.dealer,
+            deal_number=len(self.deals),
+            reentry_pending=tuple(self._pending),
+            match_over=self.over,
+            winner=self.winner,
+            pot=self.pot,
+            names=self.names,
+            previous_result=self.results[-1] if self.results else None,
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The match as a JSON-able game record (see :mod:`chinchon.record`)."""
+        from chinchon.record import match_record
+
+        return match_record(self)
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> Match:
+        """Rebuild a match from its record.
+
+        Raises:
+            ValueError: the record is malformed or tampered with; the message says where and why.
+        """
+        from chinchon.record import replay
+
+        return replay(record)
