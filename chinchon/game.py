@@ -46,10 +46,10 @@ from chinchon.melds import (
     arrangements,
     best_arrangement,
     closing_options,
-    extend_meld,
     is_chinchon,
     is_meld,
     is_run,
+    meld_extensions,
     normalize_meld,
     solver_for,
 )
@@ -121,6 +121,14 @@ class _Tables:
         self.value_of: list[int] = [rules.value(card) if rules.has_card(card) else 0 for card in self.card_of]
         # The wild ace of oros is kind 0 (oros, ace): the solver counts it as a wild card.
         self.wild_ace = 1 if rules.wild_ace_of_oros else 0
+        self.id_by_code: list[int] = [-1] * 100
+        for i, card in enumerate(self.card_of):
+            self.id_by_code[card._code] = i
+        R = self.R
+        self.full = (1 << R) - 1
+        self.discards_by_suit: list[list[tuple[Discard, ...]]] = [
+            [tuple(self.discard_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
+        ]
 
 
 def _tables(rules: Rules) -> _Tables:
@@ -214,7 +222,7 @@ class Deal:
         self.first = first
         self.decks = decks
         self._t = t
-        self._rng = rng or random.Random(0)
+        self._rng: random.Random | None = rng
         self._reshuffle = reshuffle
         self.deck: tuple[Card, ...] = tuple(deck)
         self._m1 = [0] * players
@@ -286,17 +294,18 @@ class Deal:
             return self._jk[seat] > 0
         return bool(self._m1[seat] >> cid & 1)
 
-    def _ids(self, seat: int) -> list[int]:
+    def _ids(self, seat: int, distinct: bool = False) -> list[int]:
         out: list[int] = []
         m1, m2 = self._m1[seat], self._m2[seat]
         while m1:
             low = m1 & -m1
             kind = low.bit_length() - 1
             out.append(kind)
-            if m2 & low:
+            if m2 & low and not distinct:
                 out.append(kind)
             m1 ^= low
-        out.extend([self._t.joker] * self._jk[seat])
+        jokers = self._jk[seat]
+        out.extend([self._t.joker] * (min(jokers, 1) if distinct else jokers))
         return out
 
     def _solver_hand(self, seat: int) -> tuple[int, int, int]:
@@ -351,12 +360,20 @@ class Deal:
         if phase is Phase.DISCARD:
             seat = self.to_move
             assert seat is not None
-            discard_of = self._t.discard_of
+            t = self._t
             forbidden = self._drawn_from_pile if self.rules.forbid_rediscard else -1
-            ids = self._ids(seat)
-            actions = [
-                discard_of[cid] for i, cid in enumerate(ids) if cid != forbidden and (i == 0 or ids[i - 1] != cid)
-            ]
+            m1 = self._m1[seat]
+            if forbidden < 0 and not self._jk[seat]:
+                R, full, by_suit = t.R, t.full, t.discards_by_suit
+                actions = [
+                    *by_suit[0][m1 & full],
+                    *by_suit[1][m1 >> R & full],
+                    *by_suit[2][m1 >> (2 * R) & full],
+                    *by_suit[3][m1 >> (3 * R)],
+                ]
+            else:
+                discard_of = t.discard_of
+                actions = [discard_of[cid] for cid in self._ids(seat, distinct=True) if cid != forbidden]
             if self._may_close() and self._t.solver.can_close(*self._solver_hand(seat)):
                 forbidden_card = self._t.card_of[forbidden] if forbidden >= 0 else None
                 for option in closing_options(self.hand(seat), self.rules):
@@ -381,10 +398,33 @@ class Deal:
         Raises:
             IllegalAction: the action is not legal here; the message says why.
         """
-        if seat is not None and seat != self.to_move:
-            if self.to_move is None:
+        mover = self.to_move
+        if seat is not None and seat != mover:
+            if mover is None:
                 raise IllegalAction(N_("the deal is over"))
-            raise IllegalAction(N_("it is seat {seat}'s turn"), seat=self.to_move)
+            raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
+        kind = type(action)
+        # The two commonest actions are checked inline; everything else goes through _check.
+        if kind is Discard and self.phase is Phase.DISCARD:
+            assert isinstance(action, Discard) and mover is not None
+            card = action.card
+            cid = self._t.id_by_code[card._code] if type(card) is Card else -1
+            if (
+                cid >= 0
+                and self._holds(mover, cid)
+                and not (self.rules.forbid_rediscard and cid == self._drawn_from_pile)
+            ):
+                self.history.append((mover, action))
+                self._discard(mover, cid)
+                return
+        elif kind is Draw and self.phase is Phase.DRAW:
+            assert isinstance(action, Draw) and mover is not None
+            if (action.source == "stock" and (self._stock or len(self._pile) > 1)) or (
+                action.source == "discard" and self._pile
+            ):
+                self.history.append((mover, action))
+                self._draw(mover, action.source)
+                return
         layouts = self._check(action)
         self._play(action, layouts)
 
@@ -395,8 +435,12 @@ class Deal:
         else:
             self._play(action, None)
 
-    def copy(self) -> Deal:
-        """An independent copy of the deal (for search)."""
+    def copy(self, history: bool = True) -> Deal:
+        """An independent copy of the deal (for search).
+
+        With ``history`` false the copy starts an empty history, and its
+        observations show only what happens after the copy: cheaper for search.
+        """
         other = object.__new__(Deal)
         other.__dict__.update(self.__dict__)
         other._m1 = list(self._m1)
@@ -404,16 +448,21 @@ class Deal:
         other._jk = list(self._jk)
         other._pile = list(self._pile)
         other._stock = list(self._stock)
-        other._discards = list(self._discards)
+        other._discards = list(self._discards) if history else []
         other._taken = [list(t) for t in self._taken]
         other.reshuffles = list(self.reshuffles)
-        other.history = list(self.history)
+        other.history = list(self.history) if history else []
         other.table = list(self.table)
         other._shown = list(self._shown)
         other._queue = list(self._queue)
         other._run_adds = set(self._run_adds)
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
+        # A copy never writes into its match's record, and draws its own reshuffles.
+        other._reshuffle = None
+        if history and self._rng is not None:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
+        else:
+            other._rng = None
         return other
 
     # -- checking ---------------------------------------------------------------------
@@ -498,36 +547,43 @@ class Deal:
     def _play(self, action: Action, melds: Sequence[tuple[Card, ...]] | None) -> None:
         seat = self.to_move
         assert seat is not None
+        if isinstance(action, Close) and melds is not None:
+            action = Close(action.discard, tuple(tuple(meld) for meld in melds))
         self.history.append((seat, action))
         if isinstance(action, Draw):
-            if action.source == "stock":
-                if not self._stock:
-                    self._refill()
-                cid = self._stock.pop()
-                self._drawn_from_pile = -1
-            else:
-                cid = self._pile.pop()
-                self._drawn_from_pile = cid
-                self._taken[seat].append(cid)
-            self._last_draw = action.source
-            self._add(seat, cid)
-            self.phase = Phase.DISCARD
+            self._draw(seat, action.source)
         elif isinstance(action, Discard):
-            cid = self._t.id_of[action.card]
-            self._remove(seat, cid)
-            taken = self._taken[seat]
-            if cid in taken:
-                taken.remove(cid)
-            self._pile.append(cid)
-            self._discards.append((seat, cid))
-            self.turn += 1
-            self.phase = Phase.DRAW
-            self.to_move = self._next_seat[seat]
+            self._discard(seat, self._t.id_of[action.card])
         elif isinstance(action, Close):
             assert melds is not None
             self._close(seat, action.discard, melds)
         else:
             self._play_showdown(seat, action)
+
+    def _draw(self, seat: int, source: str) -> None:
+        if source == "stock":
+            if not self._stock:
+                self._refill()
+            cid = self._stock.pop()
+            self._drawn_from_pile = -1
+        else:
+            cid = self._pile.pop()
+            self._drawn_from_pile = cid
+            self._taken[seat].append(cid)
+        self._last_draw = source
+        self._add(seat, cid)
+        self.phase = Phase.DISCARD
+
+    def _discard(self, seat: int, cid: int) -> None:
+        self._remove(seat, cid)
+        taken = self._taken[seat]
+        if taken and cid in taken:
+            taken.remove(cid)
+        self._pile.append(cid)
+        self._discards.append((seat, cid))
+        self.turn += 1
+        self.phase = Phase.DRAW
+        self.to_move = self._next_seat[seat]
 
     def _refill(self) -> None:
         top = self._pile.pop()
@@ -537,6 +593,8 @@ class Deal:
             order = list(self._reshuffle(cards))
         else:
             order = list(cards)
+            if self._rng is None:
+                self._rng = random.Random(0)
             self._rng.shuffle(order)
         if sorted(order) != sorted(cards):
             raise ChinchonError(N_("the reshuffled stock is not the discard pile"))
@@ -589,13 +647,14 @@ class Deal:
     def _layoffs(self, seat: int) -> list[LayOff]:
         rules = self.rules
         two_decks = self.decks > 1 and rules.layoff_one_per_run_per_round
-        out = []
-        for card in sorted(set(self.hand(seat))):
-            for index, meld in enumerate(self.table):
-                if not meld.open or (two_decks and (seat, index) in self._run_adds):
-                    continue
-                if extend_meld(meld.cards, card, rules) is not None:
-                    out.append(LayOff(card, index))
+        out: list[LayOff] = []
+        hand = sorted(set(self.hand(seat)))
+        for index, meld in enumerate(self.table):
+            if not meld.open or (two_decks and (seat, index) in self._run_adds):
+                continue
+            fits = meld_extensions(meld.cards, rules)
+            out.extend(LayOff(card, index) for card in hand if card in fits)
+        out.sort(key=lambda a: (a.card, a.meld_index))
         return out
 
     def _showdown_actions(self) -> list[Action]:
@@ -630,7 +689,7 @@ class Deal:
             raise IllegalAction(N_("the melds of a clean close take no cards"))
         if self.decks > 1 and self.rules.layoff_one_per_run_per_round and (seat, index) in self._run_adds:
             raise IllegalAction(N_("a run takes one card from each player in each round"))
-        if extend_meld(meld.cards, card, self.rules) is None:
+        if card not in meld_extensions(meld.cards, self.rules):
             raise IllegalAction(N_("{card} does not fit {meld}"), card=card, meld=meld)
 
     def _play_showdown(self, seat: int, action: Action) -> None:
@@ -639,8 +698,7 @@ class Deal:
             self._show(seat, [normalize_meld(m, self.rules) or m for m in melds])
         elif isinstance(action, LayOff):
             meld = self.table[action.meld_index]
-            extended = extend_meld(meld.cards, action.card, self.rules)
-            assert extended is not None
+            extended = meld_extensions(meld.cards, self.rules)[action.card]
             self.table[action.meld_index] = TableMeld(meld.owner, extended, meld.open)
             self._remove(seat, self._t.id_of[action.card])
             self._added = True
@@ -734,9 +792,8 @@ class Deal:
         history: list[tuple[int, str]] = []
         for who, action in self.history:
             if isinstance(action, Close) and who != seat:
-                history.append((who, "close"))
-            elif isinstance(action, Draw) and action.source == "discard":
-                history.append((who, str(action)))
+                # The melds are shown; the card put face down is not.
+                history.append((who, " ".join(["close", *(str(TableMeld(who, m)) for m in action.melds or ())])))
             else:
                 history.append((who, str(action)))
         return Observation(
@@ -837,7 +894,7 @@ def _best_showdown_action(deal: Deal, memo: dict[Any, tuple[int, ...]]) -> Actio
     assert seat is not None
     best: tuple[int, Action] | None = None
     for action in deal.legal_actions():
-        child = deal.copy()
+        child = deal.copy(history=False)
         child.apply_unchecked(action)
         outcome = _showdown_outcome(child, memo)
         if best is None or outcome[seat] < best[0]:
@@ -859,7 +916,7 @@ def _showdown_outcome(deal: Deal, memo: dict[Any, tuple[int, ...]]) -> tuple[int
     assert seat is not None
     best: tuple[int, ...] | None = None
     for action in deal.legal_actions():
-        child = deal.copy()
+        child = deal.copy(history=False)
         child.apply_unchecked(action)
         outcome = _showdown_outcome(child, memo)
         if best is None or outcome[seat] < best[seat]:

@@ -47,6 +47,7 @@ __all__ = [
     "is_meld",
     "is_run",
     "layoff_options",
+    "meld_extensions",
     "normalize_meld",
     "solver_for",
 ]
@@ -510,6 +511,17 @@ class Solver:
         """Whether a hand holding the card just drawn has a legal close."""
         if m2 or w:
             return bool(self.closes(m1, m2, w))
+        R, full, sv = self.R, self.full, self.suit_value
+        a = m1 & full
+        b = m1 >> R & full
+        c = m1 >> (2 * R) & full
+        d = m1 >> (3 * R)
+        if not (m1 & m1 >> 1 & m1 >> 2 or (a & b & (c | d)) | (c & d & (a | b))):
+            # No meld: every card but the discard stays loose.
+            most_loose = self.rules.close_max_loose_cards
+            if most_loose is not None and m1.bit_count() - 1 > most_loose:
+                return False
+            return sv[a] + sv[b] + sv[c] + sv[d] - self.suit_top[a | b | c | d][0] <= self.rules.close_limit
         cached = self._close_cache.get(m1)
         if cached is None:
             cached = self._can_close_single(m1)
@@ -905,6 +917,45 @@ def extend_meld(meld: Sequence[Card], card: Card, rules: Rules = _DEFAULT) -> tu
     if position == low - 1:
         return (card, *meld)
     return None
+
+
+def meld_extensions(meld: Sequence[Card], rules: Rules = _DEFAULT) -> dict[Card, tuple[Card, ...]]:
+    """Every card that can be laid off onto the meld, with the meld it makes (as :func:`extend_meld`)."""
+    key = tuple(meld)
+    cache = _extension_cache(rules)
+    found = cache.get(key)
+    if found is None:
+        shape = _positions(key, rules)
+        found = {}
+        if shape is not None:
+            kind, where, low = shape
+            ranks = rules.ranks
+            candidates: list[Card] = [JOKER, Card(Rank.ACE, Suit.OROS)]
+            if kind == "set":
+                candidates.extend(Card(ranks[where], suit) for suit in Suit)
+            else:
+                suit = list(Suit)[where]
+                for position in (low - 1, low + len(key)):
+                    if 0 <= position < len(ranks):
+                        candidates.append(Card(ranks[position], suit))
+            for card in candidates:
+                if card in found or (card.is_joker and not rules.jokers) or not rules.has_card(card):
+                    continue
+                extended = extend_meld(key, card, rules)
+                if extended is not None:
+                    found[card] = extended
+        if len(cache) > 50_000:
+            cache.clear()
+        cache[key] = found
+    return found
+
+
+def _extension_cache(rules: Rules) -> dict[tuple[Card, ...], dict[Card, tuple[Card, ...]]]:
+    cache: dict[tuple[Card, ...], dict[Card, tuple[Card, ...]]] | None = rules.__dict__.get("_extensions")
+    if cache is None:
+        cache = {}
+        object.__setattr__(rules, "_extensions", cache)
+    return cache
 
 
 def layoff_options(

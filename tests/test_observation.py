@@ -1,0 +1,147 @@
+"""Observations hold all a seat may know and nothing more.
+
+The invariant of DESIGN.md: two positions with the same public history that
+differ only in cards hidden from a seat give that seat equal observations.
+The test deals the hidden cards (other hands' unknown cards, the stock, the
+closer's face-down card) anew in random ways and compares.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chinchon import Card, Rules
+from chinchon.actions import Close
+from chinchon.game import Deal, Match, Phase
+
+PRESETS = {
+    "fournier": Rules(),
+    "clasico": Rules.preset("clasico"),
+    "online-jokers": Rules.preset("online", jokers=2),
+    "polaco-two-decks": Rules.preset("polaco", decks=2),
+}
+
+
+def play_to_random_point(rules: Rules, players: int, seed: int, steps: int) -> Match:
+    rng = random.Random(seed)
+    match = Match(players, rules, seed=seed)
+    for _ in range(steps):
+        if match.over:
+            break
+        actions = match.legal_actions()
+        closes = [a for a in actions if isinstance(a, Close)]
+        match.apply(closes[0] if closes and rng.random() < 0.7 else rng.choice(actions))
+    return match
+
+
+def redeal_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
+    """The same deal with the cards hidden from ``seat`` dealt anew."""
+    other = deal.copy()
+    taken = {s: Counter(deal.observation(seat).taken[s]) for s in range(deal.players)}
+    hidden: list[Card] = []
+    counts: dict[int, int] = {}
+    for s in range(deal.players):
+        if s == seat or deal.phase is Phase.OVER:
+            # Once the deal is over every hand is shown.
+            continue
+        unknown = Counter(deal.hand(s)) - taken[s]
+        counts[s] = sum(unknown.values())
+        hidden.extend(unknown.elements())
+    stock_size = len(deal.stock)
+    hidden.extend(deal.stock)
+    face_down = deal.face_down
+    if face_down is not None:
+        hidden.append(face_down)
+    rng.shuffle(hidden)
+    t = other._t
+    for s, count in counts.items():
+        new_hand = list((Counter(deal.hand(s)) & taken[s]).elements()) + [hidden.pop() for _ in range(count)]
+        other._m1[s] = other._m2[s] = other._jk[s] = 0
+        for card in new_hand:
+            other._add(s, t.id_of[card])
+    other._stock = [t.id_of[card] for card in hidden[:stock_size]]
+    hidden = hidden[stock_size:]
+    if face_down is not None:
+        other._face_down = t.id_of[hidden.pop()]
+    assert not hidden
+    return other
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), players=st.integers(2, 4), data=st.data())
+def test_hidden_cards_do_not_change_the_observation(
+    preset: str, seed: int, steps: int, players: int, data: st.DataObject
+) -> None:
+    rules = PRESETS[preset]
+    match = play_to_random_point(rules, players, seed, steps)
+    deal = match.deal
+    seat = data.draw(st.integers(0, players - 1))
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    before = deal.observation(seat)
+    for _ in range(3):
+        changed = redeal_hidden(deal, seat, rng)
+        assert changed.observation(seat) == before
+
+
+def test_the_redeal_really_moves_hidden_cards() -> None:
+    """Guard the test above: the redistribution changes what the other seats hold."""
+    match = play_to_random_point(Rules(), 3, 11, 30)
+    deal = match.deal
+    rng = random.Random(3)
+    moved = any(redeal_hidden(deal, 0, rng).hand(1) != deal.hand(1) for _ in range(5))
+    assert moved
+
+
+def test_an_observation_shows_only_visible_cards() -> None:
+    rules = Rules()
+    for seed in range(30):
+        match = play_to_random_point(rules, 3, seed, 5 + seed * 7)
+        deal = match.deal
+        for seat in range(3):
+            observation = match.observation(seat)
+            assert list(observation.hand) == deal.hand(seat)
+            assert observation.stock_size == len(deal.stock)
+            assert list(observation.discard_pile) == deal.discard_pile
+            assert observation.hand_sizes == tuple(deal.hand_size(s) for s in range(3))
+            if deal.phase is not Phase.OVER:
+                assert observation.revealed == ()
+            # Every card an observation names is the seat's own, public, or shown.
+            public = Counter(observation.hand) + Counter(observation.discard_pile)
+            public.update(card for _, card in observation.discards)
+            for meld in observation.table:
+                public.update(meld.cards)
+            for taken in observation.taken:
+                public.update(taken)
+                assert all(card in public for card in taken)
+
+
+def test_others_see_a_close_without_its_face_down_card() -> None:
+    from chinchon.cards import parse_cards
+    from chinchon.game import stack_deck
+
+    rules = Rules()
+    hands = [parse_cards("3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠"), parse_cards("2♣ 2♠ 6♣ 6♠ K♣ K♠ Q♦")]
+    deal = Deal.new(rules, 2, deck=stack_deck(rules, hands, stock=[Card.parse("K♥")]))
+    deal.apply(deal.legal_actions()[0])
+    deal.apply(Close(Card.parse("K♥")))
+    seen_by_other = deal.observation(1)
+    assert (0, "close [3♥ 4♥ 5♥ 6♥] [7♦ 7♠ 7♣]") in seen_by_other.history
+    assert all("K♥" not in text for _, text in seen_by_other.history)
+    assert (0, "close K♥ [3♥ 4♥ 5♥ 6♥] [7♦ 7♠ 7♣]") in deal.observation(0).history
+
+
+def test_match_observation_carries_the_match() -> None:
+    match = Match(["Ana", "Bea", "Carla"], Rules(), seed=5, scores=[10, 20, 30])
+    observation = match.observation(1)
+    assert observation.scores == (10, 20, 30)
+    assert observation.names == ("Ana", "Bea", "Carla")
+    assert observation.active == (0, 1, 2)
+    assert observation.dealer == match.dealer
+    assert observation.to_move == match.to_move
+    assert (observation.legal_actions != ()) == (match.to_move == 1)

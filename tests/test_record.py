@@ -1,0 +1,129 @@
+"""Game records: round trips, the JSON Schema, and tampered records."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from importlib import resources
+from typing import Any
+
+import jsonschema
+import pytest
+
+from chinchon import Rules
+from chinchon.actions import Close
+from chinchon.game import Match
+from chinchon.record import RecordError, dumps, loads, replay
+
+
+def play(rules: Rules, players: int, seed: int, max_steps: int = 20_000) -> Match:
+    rng = random.Random(seed)
+    match = Match(players, rules, seed=seed)
+    for _ in range(max_steps):
+        if match.over:
+            break
+        actions = match.legal_actions()
+        closes = [a for a in actions if isinstance(a, Close)]
+        match.apply(closes[0] if closes else rng.choice(actions))
+    return match
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    text = resources.files("chinchon").joinpath("schemas/record.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    jsonschema.Draft202012Validator.check_schema(loaded)
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def finished() -> dict[str, Any]:
+    return play(Rules.preset("polaco"), 3, 4).record()
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_records_replay_to_the_same_match(preset: str, schema: dict[str, Any]) -> None:
+    rules = Rules.preset(preset)
+    for seed in range(3):
+        match = play(rules, 3, seed)
+        record = match.record()
+        jsonschema.validate(record, schema)
+        again = replay(loads(dumps(record)))
+        assert again.record() == record
+        assert again.scores == match.scores
+        assert again.winner == match.winner
+        assert [d.hand(0) for d in again.deals] == [d.hand(0) for d in match.deals]
+
+
+def test_same_seed_same_record() -> None:
+    assert play(Rules(), 2, 99).record() == play(Rules(), 2, 99).record()
+    assert play(Rules(), 2, 99).record() != play(Rules(), 2, 98).record()
+
+
+def test_an_unfinished_match_replays_where_it_stands() -> None:
+    match = play(Rules(), 2, 3, max_steps=57)
+    again = replay(match.record())
+    assert again.to_move == match.to_move
+    assert again.deal.hand(0) == match.deal.hand(0)
+    assert again.deal.stock == match.deal.stock
+
+
+def test_a_record_holds_no_clock_or_random_id(finished: dict[str, Any]) -> None:
+    text = dumps(finished)
+    assert text == dumps(replay(finished).record())
+    assert set(finished) == {"format", "version", "rules", "seats", "scores", "first_given", "events", "result", "seed"}
+
+
+def deal_event(record: dict[str, Any], number: int = 1) -> dict[str, Any]:
+    return [e for e in record["events"] if "deck" in e][number - 1]
+
+
+def first_action(record: dict[str, Any], text_start: str) -> dict[str, Any]:
+    return next(e for e in record["events"] if "action" in e and e["action"].startswith(text_start))
+
+
+TAMPERINGS = {
+    "unknown version": (lambda r: r.update(version=2), "unknown version 2"),
+    "not a record": (lambda r: r.update(format="pgn"), "not a chinchon record"),
+    "missing card": (lambda r: deal_event(r)["deck"].pop(), "missing"),
+    "duplicated card": (lambda r: deal_event(r)["deck"].__setitem__(0, deal_event(r)["deck"][1]), "2 times"),
+    "foreign card": (lambda r: deal_event(r)["deck"].__setitem__(0, "9♥"), "does not have"),
+    "not a card": (lambda r: deal_event(r)["deck"].__setitem__(0, "XX"), "not a card"),
+    "illegal action": (lambda r: first_action(r, "discard").update(action="discard 🃏"), "not in your hand"),
+    "wrong seat": (lambda r: first_action(r, "draw").update(seat=first_action(r, "draw")["seat"] + 1), "turn"),
+    "garbled action": (lambda r: first_action(r, "draw").update(action="draw twice"), "not an action"),
+    "tampered result": (lambda r: r["result"].update(winner=(r["result"]["winner"] + 1) % 3), "result"),
+    "tampered dealer": (lambda r: deal_event(r).update(dealer=(deal_event(r)["dealer"] + 1) % 3), "event"),
+    "bad rules": (lambda r: r["rules"].update(close_limit=99), "close_limit"),
+    "unknown option": (lambda r: r["rules"].update(colour="red"), "colour"),
+    "missing events": (lambda r: r.pop("events"), "events"),
+    "dropped deal": (lambda r: r["events"].remove(deal_event(r, 2)), "event"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERINGS))
+def test_tampered_records_are_refused(name: str, finished: dict[str, Any]) -> None:
+    record = copy.deepcopy(finished)
+    tamper, words = TAMPERINGS[name]
+    tamper(record)
+    with pytest.raises(ValueError, match="record") as caught:
+        replay(record)
+    assert isinstance(caught.value, RecordError)
+    assert words in str(caught.value)
+
+
+def test_the_refusal_says_where(finished: dict[str, Any]) -> None:
+    record = copy.deepcopy(finished)
+    event = first_action(record, "discard")
+    index = record["events"].index(event)
+    event["action"] = "discard 🃏"
+    with pytest.raises(RecordError, match=f"event {index} \\(deal 1\\): seat {event['seat']}"):
+        replay(record)
+
+
+def test_loads_refuses_what_is_not_a_json_object() -> None:
+    with pytest.raises(RecordError):
+        loads("[1, 2]")
+    with pytest.raises(RecordError):
+        loads("{not json")
