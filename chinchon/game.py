@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -56,6 +57,9 @@ from chinchon.melds import (
 from chinchon.rules import Rules, RulesError
 
 __all__ = [
+    "CLOSE",
+    "MOVE_DISCARD_PILE",
+    "MOVE_STOCK",
     "Deal",
     "DealResult",
     "Match",
@@ -63,6 +67,13 @@ __all__ = [
     "Phase",
     "TableMeld",
 ]
+
+MOVE_STOCK = -1
+"""The integer move that draws from the stock."""
+MOVE_DISCARD_PILE = -2
+"""The integer move that draws from the discard pile."""
+CLOSE = 1000
+"""Added to a card id, the integer move that closes discarding that card."""
 
 _STOCK = Draw("stock")
 _DISCARD = Draw("discard")
@@ -465,6 +476,152 @@ class Deal:
             other._rng = None
         return other
 
+    # -- the fast path for search -------------------------------------------------------
+
+    def moves(self) -> list[int]:
+        """The legal moves of the seat to move as integers, for search.
+
+        ``MOVE_STOCK`` and ``MOVE_DISCARD_PILE`` draw; a card id ``k``
+        (see :meth:`card_id`) discards that card; ``CLOSE + k`` closes
+        discarding it with the best arrangement. Empty outside the draw and
+        discard phases.
+        """
+        phase = self.phase
+        if phase is Phase.DRAW:
+            out = []
+            if self._stock or len(self._pile) > 1:
+                out.append(MOVE_STOCK)
+            if self._pile:
+                out.append(MOVE_DISCARD_PILE)
+            return out
+        if phase is not Phase.DISCARD:
+            return []
+        seat = self.to_move
+        assert seat is not None
+        forbidden = self._drawn_from_pile if self.rules.forbid_rediscard else -1
+        ids = [cid for cid in self._ids(seat, distinct=True) if cid != forbidden]
+        if self._may_close():
+            m1, m2, w = self._solver_hand(seat)
+            solver = self._t.solver
+            if solver.can_close(m1, m2, w):
+                ids.extend(CLOSE + cid for cid in self._closing_discards(seat) if cid != forbidden)
+        return ids
+
+    def _closing_discards(self, seat: int) -> list[int]:
+        t = self._t
+        seen: list[int] = []
+        for option in closing_options(self.hand(seat), self.rules):
+            cid = t.id_of[option.discard]
+            if cid not in seen:
+                seen.append(cid)
+        return seen
+
+    def play(self, move: int) -> None:
+        """Play a move from :meth:`moves` without checking it (search's fast path)."""
+        seat = self.to_move
+        assert seat is not None
+        if move < 0:
+            self._draw(seat, "stock" if move == MOVE_STOCK else "discard")
+        elif move < CLOSE:
+            self._discard(seat, move)
+        else:
+            card = self._t.card_of[move - CLOSE]
+            self._play(Close(card), self._close_melds(Close(card)))
+
+    def card_id(self, card: Card) -> int:
+        """The integer id of a card in moves and masks."""
+        return self._t.id_of[card]
+
+    def card_of(self, card_id: int) -> Card:
+        """The card of an integer id."""
+        return self._t.card_of[card_id]
+
+    def masks(self, seat: int) -> tuple[int, int, int]:
+        """A seat's hand as the solver sees it: kinds held, kinds held twice, wild cards."""
+        return self._solver_hand(seat)
+
+    @property
+    def pile_ids(self) -> list[int]:
+        """The discard pile as card ids, top last (shared: do not change it)."""
+        return self._pile
+
+    @classmethod
+    def sample(cls, observation: Observation, rng: random.Random) -> Deal:
+        """A deal consistent with what a seat observes, the hidden cards dealt at random.
+
+        The seat's own hand, the discard pile and the cards each seat is known
+        to hold stay where they are; the other cards are shuffled into the
+        other hands and the stock. For search (determinization).
+
+        Raises:
+            ValueError: the observation is not of a draw or discard phase, or is inconsistent.
+        """
+        obs = observation
+        if obs.phase not in (Phase.DRAW, Phase.DISCARD):
+            raise ChinchonError(N_("only a deal in its draw or discard phase can be sampled"))
+        rules = obs.rules
+        t = _tables(rules)
+        pool = Counter(rules.cards(decks=obs.decks))
+        pool.subtract(obs.hand)
+        pool.subtract(obs.discard_pile)
+        for seat in obs.seats:
+            if seat != obs.seat:
+                pool.subtract(obs.taken[seat])
+        if any(count < 0 for count in pool.values()):
+            raise ChinchonError(N_("the observation holds more cards than the deck"))
+        unknown = list(pool.elements())
+        rng.shuffle(unknown)
+        deal = object.__new__(cls)
+        deal.rules = rules
+        deal.players = obs.players
+        deal.first = obs.first
+        deal.decks = obs.decks
+        deal._t = t
+        deal._rng = random.Random(rng.getrandbits(64))
+        deal._reshuffle = None
+        deal.deck = ()
+        deal.seats = obs.seats
+        deal._next_seat = {s: obs.seats[(i + 1) % len(obs.seats)] for i, s in enumerate(obs.seats)}
+        deal._m1 = [0] * obs.players
+        deal._m2 = [0] * obs.players
+        deal._jk = [0] * obs.players
+        for card in obs.hand:
+            deal._add(obs.seat, t.id_of[card])
+        for seat in obs.seats:
+            if seat == obs.seat:
+                continue
+            for card in obs.taken[seat]:
+                deal._add(seat, t.id_of[card])
+            for _ in range(obs.hand_sizes[seat] - len(obs.taken[seat])):
+                deal._add(seat, t.id_of[unknown.pop()])
+        if len(unknown) != obs.stock_size:
+            raise ChinchonError(N_("the observation's stock size does not match the unseen cards"))
+        deal._stock = [t.id_of[card] for card in unknown]
+        deal._pile = [t.id_of[card] for card in obs.discard_pile]
+        deal.phase = obs.phase
+        deal.to_move = obs.to_move
+        deal.turn = obs.turn
+        drew_pile = obs.phase is Phase.DISCARD and obs.last_draw == "discard" and obs.to_move is not None
+        deal._drawn_from_pile = t.id_of[obs.taken[obs.to_move][-1]] if drew_pile and obs.to_move is not None else -1
+        deal._last_draw = obs.last_draw
+        deal._discards = [(seat, t.id_of[card]) for seat, card in obs.discards]
+        deal._taken = [[t.id_of[card] for card in taken] for taken in obs.taken]
+        deal.reshuffles = []
+        deal.history = []
+        deal.result = None
+        deal.closer = None
+        deal._face_down = -1
+        deal._clean = False
+        deal._chinchon = False
+        deal.table = []
+        deal._shown = [False] * obs.players
+        deal._queue = []
+        deal._show_round = False
+        deal._added = False
+        deal._run_adds = set()
+        deal._at_close = ()
+        return deal
+
     # -- checking ---------------------------------------------------------------------
 
     def _check(self, action: Action) -> Sequence[tuple[Card, ...]] | None:
@@ -521,7 +678,10 @@ class Deal:
         rest = self.hand(seat)
         rest.remove(action.discard)
         if action.melds is None:
-            arrangement = best_arrangement(rest, rules)
+            # The legal close with the fewest loose points; else the best arrangement, to say why not.
+            hand = [*rest, action.discard]
+            options = [o for o in closing_options(hand, rules) if o.discard == action.discard]
+            arrangement = options[0].arrangement if options else best_arrangement(rest, rules)
             melds: Sequence[tuple[Card, ...]] = arrangement.melds
             loose = list(arrangement.loose)
         else:
@@ -800,6 +960,8 @@ class Deal:
             seat=seat,
             players=self.players,
             rules=self.rules,
+            seats=self.seats,
+            decks=self.decks,
             phase=self.phase,
             to_move=self.to_move,
             first=self.first,
@@ -821,8 +983,6 @@ class Deal:
 
 
 def _check_deck(deck: list[Card], cards: list[Card], rules: Rules) -> None:
-    from collections import Counter
-
     have, want = Counter(deck), Counter(cards)
     for card, count in have.items():
         if not isinstance(card, Card):
@@ -945,6 +1105,8 @@ class Observation:
     seat: int
     players: int
     rules: Rules
+    seats: tuple[int, ...]
+    decks: int
     phase: Phase
     to_move: int | None
     first: int

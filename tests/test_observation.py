@@ -145,3 +145,33 @@ def test_match_observation_carries_the_match() -> None:
     assert observation.dealer == match.dealer
     assert observation.to_move == match.to_move
     assert (observation.legal_actions != ()) == (match.to_move == 1)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_sampled_deal_agrees_with_the_observation(preset: str) -> None:
+    from collections import Counter
+    from dataclasses import replace
+
+    rules = PRESETS[preset]
+    rng = random.Random(preset)
+    for seed in range(25):
+        match = play_to_random_point(rules, 3, seed, rng.randrange(200))
+        deal = match.deal
+        if deal.phase not in (Phase.DRAW, Phase.DISCARD):
+            continue
+        seat = rng.randrange(3)
+        observed = deal.observation(seat)
+        sample = Deal.sample(observed, rng)
+        assert replace(sample.observation(seat), history=()) == replace(observed, history=())
+        every = Counter()
+        for s in range(3):
+            every.update(sample.hand(s))
+        every.update(sample.stock)
+        every.update(sample.discard_pile)
+        assert every == Counter(rules.cards(decks=deal.decks))
+        # The sample plays on like a real deal.
+        for _ in range(30):
+            moves = sample.moves()
+            if not moves:
+                break
+            sample.play(rng.choice(moves))
