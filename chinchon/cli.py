@@ -1,0 +1,230 @@
+"""The ``chinchon`` command line: ``chinchon solve`` and, later, play, arena, rules and replay.
+
+Bad input prints one line to standard error, in the player's language, and
+exits with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from chinchon.cards import Card, parse_cards
+from chinchon.errors import ChinchonError
+from chinchon.i18n import _, for_terminal, is_rtl, ngettext, set_language, translate_error
+from chinchon.melds import Arrangement, ClosingOption, best_arrangement, best_discard, check_hand, closing_options
+from chinchon.rules import Rules
+
+__all__ = ["EXIT_BAD_INPUT", "app", "main", "solve_document"]
+
+EXIT_BAD_INPUT = 2
+"""The exit status for input the program cannot use."""
+
+app = typer.Typer(
+    name="chinchon",
+    help="Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", help="Rule preset: fournier, clasico, online or polaco.", show_default=True)
+]
+LangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help="Language: en, es, pt, fr, pl or ar (default: from LANGUAGE, LC_ALL, LANG)."),
+]
+
+
+@app.callback()
+def _chinchon() -> None:
+    """Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches."""
+
+
+def _fail(message: str) -> NoReturn:
+    """Print one line of error to standard error and exit with status 2."""
+    line = " ".join(_("error: {message}").format(message=message).split())
+    print(for_terminal(line), file=sys.stderr)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _setup(lang: str | None, preset: str) -> Rules:
+    """Make the language current and build the rules, or fail with one translated line."""
+    try:
+        set_language(lang)
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+    try:
+        return Rules.preset(preset)
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+
+
+def _read_hand(text: str, rules: Rules) -> list[Card]:
+    """The cards of a hand for these rules, or fail with one translated line."""
+    try:
+        cards = parse_cards(text)
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+    if len(cards) not in (rules.hand_size, rules.hand_size + 1):
+        _fail(
+            ngettext(
+                "a hand has {size} cards, or {drawn} with the card just drawn; got {count} card",
+                "a hand has {size} cards, or {drawn} with the card just drawn; got {count} cards",
+                len(cards),
+            ).format(size=rules.hand_size, drawn=rules.hand_size + 1, count=len(cards))
+        )
+    try:
+        check_hand(cards, rules)
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+    return cards
+
+
+# -- the JSON document -------------------------------------------------------------
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def _arrangement(arrangement: Arrangement) -> dict[str, Any]:
+    return {
+        "melds": [_cards(meld) for meld in arrangement.melds],
+        "loose": _cards(arrangement.loose),
+        "points": arrangement.points,
+    }
+
+
+def _option(option: ClosingOption) -> dict[str, Any]:
+    return {"discard": str(option.discard), **_arrangement(option.arrangement), "points": option.points}
+
+
+def solve_document(cards: Sequence[Card], rules: Rules, preset: str) -> dict[str, Any]:
+    """The solution of a hand as a JSON-able document (``chinchon/schemas/solve.schema.json``).
+
+    A hand of ``rules.hand_size`` cards gets its best ``arrangement``; one
+    more card gets its ``closing_options`` (best first), ``can_close`` and
+    the ``best_discard``.
+    """
+    document: dict[str, Any] = {"hand": _cards(cards), "rules": preset}
+    if len(cards) == rules.hand_size:
+        document["arrangement"] = _arrangement(best_arrangement(cards, rules))
+    else:
+        options = closing_options(cards, rules)
+        document["closing_options"] = [_option(option) for option in options]
+        document["can_close"] = bool(options)
+        document["best_discard"] = _option(best_discard(cards, rules))
+    return document
+
+
+# -- the text output ---------------------------------------------------------------
+
+_RED_CARD = r"(?:10|[2-9AJQK])[♦♥]"
+
+
+def _styled(text: str) -> Text:
+    """Text with the cards of the red suits (♦ ♥) in red."""
+    styled = Text(text)
+    styled.highlight_regex(_RED_CARD, "red")
+    return styled
+
+
+def _show_cards(cards: Sequence[Card]) -> str:
+    return " ".join(str(card) for card in cards) if cards else "—"
+
+
+def _show_melds(melds: Sequence[Sequence[Card]]) -> str:
+    return " ".join(f"[{_show_cards(meld)}]" for meld in melds) if melds else "—"
+
+
+def _line(console: Console, template: str, **params: object) -> None:
+    console.print(_styled(for_terminal(template.format(**params))))
+
+
+def _print_arrangement(console: Console, arrangement: Arrangement) -> None:
+    _line(console, _("Melds: {melds}"), melds=_show_melds(arrangement.melds))
+    _line(console, _("Loose: {cards}"), cards=_show_cards(arrangement.loose))
+    _line(console, _("Loose points: {points}"), points=arrangement.points)
+
+
+def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, preset: str) -> None:
+    _line(console, _("Rules: {preset}"), preset=preset)
+    _line(console, _("Hand: {cards}"), cards=_show_cards(cards))
+    if len(cards) == rules.hand_size:
+        _print_arrangement(console, best_arrangement(cards, rules))
+        return
+    options = closing_options(cards, rules)
+    if not options:
+        if rules.close_max_loose_cards is None:
+            reason = _("This hand cannot close: every discard leaves more than {limit} points loose.")
+        else:
+            reason = ngettext(
+                "This hand cannot close: every discard leaves more than {limit} points "
+                "or more than {cards} card loose.",
+                "This hand cannot close: every discard leaves more than {limit} points "
+                "or more than {cards} cards loose.",
+                rules.close_max_loose_cards,
+            )
+        _line(console, reason, limit=rules.close_limit, cards=rules.close_max_loose_cards)
+        best = best_discard(cards, rules)
+        _line(console, _("Best discard: {card}"), card=best.discard)
+        _print_arrangement(console, best.arrangement)
+        return
+    _line(
+        console,
+        ngettext(
+            "This hand can close: {count} closing option, best first.",
+            "This hand can close: {count} closing options, best first.",
+            len(options),
+        ),
+        count=len(options),
+    )
+    # Right-to-left languages read the columns from the right.
+    rtl = is_rtl()
+    order = slice(None, None, -1 if rtl else 1)
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    for header in (_("Discard"), _("Melds"), _("Loose"), _("Points"))[order]:
+        table.add_column(for_terminal(header), no_wrap=True, justify="right" if rtl else "left")
+    for option in options:
+        arrangement = option.arrangement
+        cells = [
+            _styled(str(option.discard)),
+            _styled(_show_melds(arrangement.melds)),
+            _styled(_show_cards(arrangement.loose)),
+            Text(str(option.points)),
+        ]
+        table.add_row(*cells[order])
+    console.print(table)
+
+
+@app.command()
+def solve(
+    hand: Annotated[
+        str, typer.Argument(help='The cards, e.g. "3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠ A♦" or "3h 4h 5h 6h 7c 7d 7s Ad".')
+    ],
+    rules: RulesOption = "fournier",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON document instead of text.")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Best arrangement of a hand, or every way to close a hand with the card just drawn."""
+    chosen = _setup(lang, rules)
+    cards = _read_hand(hand, chosen)
+    if as_json:
+        typer.echo(json.dumps(solve_document(cards, chosen, rules), ensure_ascii=False, indent=2))
+        return
+    console = Console(highlight=False, emoji=False, soft_wrap=True)
+    _print_solution(console, cards, chosen, rules)
+
+
+def main() -> None:
+    """Run the ``chinchon`` program (the console script and ``python -m chinchon``)."""
+    app(prog_name="chinchon")

@@ -1,0 +1,289 @@
+"""The player's language: translated messages, card names and right-to-left text.
+
+Messages are gettext messages of the ``chinchon`` domain; the catalogs ship in
+``chinchon/locale`` for English, Spanish, Portuguese, French, Polish and
+Arabic. One language is current at a time, for the whole process, as for a
+terminal program; :func:`translation` gives any language's catalog without
+changing the current one.
+
+>>> set_language("es")
+'es'
+>>> suit_name(Suit.BASTOS), card_name(Card.parse("J♥"))
+('bastos', 'sota de copas')
+>>> card_name(Card.parse("Q♠"), deck="french52")
+'reina de picas'
+>>> set_language("en")
+'en'
+>>> card_name(Card.parse("7♦"))
+'7 of coins'
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import re
+from pathlib import Path
+
+from bidi import get_display
+
+from chinchon.cards import Card, Rank, Suit
+from chinchon.errors import N_, ChinchonError
+
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "LanguageError",
+    "_",
+    "card_name",
+    "for_terminal",
+    "get_language",
+    "is_rtl",
+    "language_from_environment",
+    "ngettext",
+    "pgettext",
+    "rank_name",
+    "set_language",
+    "suit_name",
+    "translate_error",
+    "translation",
+]
+
+DOMAIN = "chinchon"
+"""The gettext domain of the catalogs."""
+
+LANGUAGES: tuple[str, ...] = ("en", "es", "pt", "fr", "pl", "ar")
+"""The languages with a catalog, English (the language of the source) first."""
+
+RTL_LANGUAGES = frozenset({"ar"})
+"""The languages written right to left."""
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+"""The folder of the catalogs: ``<language>/LC_MESSAGES/chinchon.mo``."""
+
+# The environment variables gettext reads, in its order of precedence.
+_ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+class LanguageError(ChinchonError):
+    """A language without a catalog."""
+
+
+_catalogs: dict[str, gettext.NullTranslations] = {}
+_language = "en"
+
+
+def translation(lang: str) -> gettext.NullTranslations:
+    """The catalog of a language, as :func:`set_language` accepts it.
+
+    Raises:
+        LanguageError: there is no catalog for the language.
+    """
+    code = _normalize(lang)
+    if code is None:
+        raise LanguageError(
+            N_("unknown language {value}; known languages: {known}"), value=repr(lang), known=", ".join(LANGUAGES)
+        )
+    if code not in _catalogs:
+        with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as mo:
+            _catalogs[code] = gettext.GNUTranslations(mo)
+    return _catalogs[code]
+
+
+def _normalize(lang: str) -> str | None:
+    """The catalog's code for a language or locale name (``es_ES.UTF-8`` → ``es``), if there is one."""
+    code = lang.strip().split(".")[0].split("@")[0].replace("-", "_").lower()
+    for candidate in (code, code.split("_")[0]):
+        if candidate in LANGUAGES:
+            return candidate
+    return None
+
+
+def language_from_environment() -> str:
+    """The language the environment asks for (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
+
+    Languages without a catalog are skipped, as gettext does.
+    """
+    for variable in _ENVIRONMENT:
+        value = os.environ.get(variable, "")
+        if not value:
+            continue
+        for name in value.split(":"):
+            code = _normalize(name) if name else None
+            if code is not None:
+                return code
+        if variable != "LANGUAGE":
+            # gettext stops at the first of LC_ALL, LC_MESSAGES and LANG that is set.
+            break
+    return "en"
+
+
+def set_language(lang: str | None) -> str:
+    """Make a language current and return its code; ``None`` takes it from the environment.
+
+    Accepts a code (``es``) or a locale name (``pt_BR``, ``fr_FR.UTF-8``).
+
+    Raises:
+        LanguageError: there is no catalog for the language.
+    """
+    global _language
+    code = language_from_environment() if lang is None else _normalize(lang)
+    if code is None:
+        raise LanguageError(
+            N_("unknown language {value}; known languages: {known}"), value=repr(lang), known=", ".join(LANGUAGES)
+        )
+    translation(code)
+    _language = code
+    return code
+
+
+def get_language() -> str:
+    """The code of the current language."""
+    return _language
+
+
+def _(message: str) -> str:
+    """The message in the current language."""
+    return translation(_language).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural message, as the current language says for ``n``."""
+    return translation(_language).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """The message in the current language, in a context that tells same words apart."""
+    return translation(_language).pgettext(context, message)
+
+
+def translate_error(exc: ChinchonError) -> str:
+    """The error's message in the current language.
+
+    Falls back to the English message if a translation does not fit the error's parameters.
+    """
+    try:
+        return _(exc.template).format(**exc.params)
+    except (KeyError, IndexError, ValueError):
+        return str(exc)
+
+
+# -- card names ----------------------------------------------------------------------
+
+
+def suit_name(suit: Suit, deck: str = "spanish40") -> str:
+    """The name of a suit in the current language: the Spanish suits, or the French ones with ``french52``."""
+    if deck == "french52":
+        names = {
+            Suit.OROS: pgettext("French deck", "diamonds"),
+            Suit.COPAS: pgettext("French deck", "hearts"),
+            Suit.ESPADAS: pgettext("French deck", "spades"),
+            Suit.BASTOS: pgettext("French deck", "clubs"),
+        }
+    else:
+        names = {
+            Suit.OROS: pgettext("Spanish deck", "coins"),
+            Suit.COPAS: pgettext("Spanish deck", "cups"),
+            Suit.ESPADAS: pgettext("Spanish deck", "swords"),
+            Suit.BASTOS: pgettext("Spanish deck", "clubs"),
+        }
+    return names[suit]
+
+
+def rank_name(rank: Rank, deck: str = "spanish40") -> str:
+    """The name of a rank in the current language: a word for the ace and the figures, else the number.
+
+    On Spanish decks J, Q and K are the sota, the caballo and the rey.
+    """
+    if deck == "french52":
+        figures = {
+            Rank.ACE: pgettext("French deck", "ace"),
+            Rank.JACK: pgettext("French deck", "jack"),
+            Rank.QUEEN: pgettext("French deck", "queen"),
+            Rank.KING: pgettext("French deck", "king"),
+        }
+    else:
+        figures = {
+            Rank.ACE: pgettext("Spanish deck", "ace"),
+            Rank.JACK: pgettext("Spanish deck", "jack"),
+            Rank.QUEEN: pgettext("Spanish deck", "knight"),
+            Rank.KING: pgettext("Spanish deck", "king"),
+        }
+    return figures.get(rank, str(int(rank)))
+
+
+def card_name(card: Card, deck: str = "spanish40") -> str:
+    """The name of a card in the current language: ``sota de copas``, ``7 of coins``, ``joker``."""
+    if card.rank is None or card.suit is None:
+        return pgettext("card", "joker")
+    # One pattern per suit, so that each language can inflect the suit or elide.
+    if deck == "french52":
+        patterns = {
+            Suit.OROS: pgettext("French deck", "{rank} of diamonds"),
+            Suit.COPAS: pgettext("French deck", "{rank} of hearts"),
+            Suit.ESPADAS: pgettext("French deck", "{rank} of spades"),
+            Suit.BASTOS: pgettext("French deck", "{rank} of clubs"),
+        }
+    else:
+        patterns = {
+            Suit.OROS: pgettext("Spanish deck", "{rank} of coins"),
+            Suit.COPAS: pgettext("Spanish deck", "{rank} of cups"),
+            Suit.ESPADAS: pgettext("Spanish deck", "{rank} of swords"),
+            Suit.BASTOS: pgettext("Spanish deck", "{rank} of clubs"),
+        }
+    return patterns[card.suit].format(rank=rank_name(card.rank, deck))
+
+
+# -- right-to-left text --------------------------------------------------------------
+
+
+def is_rtl(lang: str | None = None) -> bool:
+    """Whether a language (by default the current one) is written right to left."""
+    code = _language if lang is None else _normalize(lang)
+    return code in RTL_LANGUAGES
+
+
+_CARD = r"(?:10|[2-9AJQK])[♦♥♠♣]|🃏"
+_CARD_TOKEN = rf"\[?(?:{_CARD})\]?"
+# A run of cards (a hand, melds in brackets) reads left to right in any language.
+_CARD_RUN = re.compile(rf"{_CARD_TOKEN}(?: +{_CARD_TOKEN})*")
+_LRI, _PDI = "\u2066", "\u2069"
+_MIRRORED = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "«": "»", "»": "«"}
+_OPENERS = "([{«"
+
+
+def for_terminal(text: str, lang: str | None = None) -> str:
+    """Text laid out for a terminal that shows characters left to right.
+
+    For a right-to-left language (by default the current one), each line is
+    put in visual order by the Unicode bidirectional algorithm, with runs of
+    cards kept left to right; other languages' text is returned unchanged.
+    """
+    if not is_rtl(lang):
+        return text
+    return "\n".join(_visual_line(line) for line in text.split("\n"))
+
+
+def _visual_line(line: str) -> str:
+    isolated = _CARD_RUN.sub(lambda match: _LRI + match.group(0) + _PDI, line)
+    visual = str(get_display(isolated)).replace(_LRI, "").replace(_PDI, "")
+    return _mirror_reversed_pairs(visual)
+
+
+def _mirror_reversed_pairs(text: str) -> str:
+    """Swap the glyphs of bracket pairs that reordering left closing-first, as ``)x(``."""
+    chars = list(text)
+    stack: list[int] = []
+    for i, char in enumerate(chars):
+        if char not in _MIRRORED:
+            continue
+        if stack:
+            top = chars[stack[-1]]
+            if _MIRRORED[top] == char:
+                if top not in _OPENERS:
+                    chars[stack[-1]], chars[i] = char, top
+                stack.pop()
+                continue
+        stack.append(i)
+    return "".join(chars)

@@ -1,0 +1,250 @@
+"""The ``chinchon`` command line: ``chinchon solve``, its JSON and its errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from chinchon.cli import EXIT_BAD_INPUT, app
+from chinchon.i18n import set_language
+
+SCHEMA = json.loads((Path(__file__).parent.parent / "chinchon" / "schemas" / "solve.schema.json").read_text("utf-8"))
+
+FULL = "3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠ A♦"
+HAND = "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦"
+CAN_CLOSE = "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦ 6♥"
+# RULES.md E4 (clasico): 8 points loose with 8♣; with 2♠ drawn it closes discarding 8♣.
+E4_HAND = "5♥ 6♥ 7♥ K♣ K♦ K♠ 8♣"
+E4_DRAWN = "5♥ 6♥ 7♥ K♣ K♦ K♠ 8♣ 2♠"
+CANNOT_CLOSE = "A♦ 3♥ 5♠ 7♣ J♦ Q♥ K♠ 2♣"
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    """Every test starts and ends in English, whatever the environment says."""
+    set_language("en")
+    yield
+    set_language("en")
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> Any:
+    """Run ``chinchon`` in-process; the result has ``exit_code``, ``stdout`` and ``stderr``."""
+    base = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8", "NO_COLOR": "1", "COLUMNS": "120"}
+    return CliRunner().invoke(app, list(args), env={**base, **(env or {})})
+
+
+def solve_json(*args: str) -> dict[str, Any]:
+    result = run("solve", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    document: dict[str, Any] = json.loads(result.stdout)
+    jsonschema.validate(document, SCHEMA)
+    return document
+
+
+# -- text output ---------------------------------------------------------------------
+
+
+def test_solve_full_hand_prints_the_best_arrangement() -> None:
+    result = run("solve", HAND, "--lang", "en")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "Rules: fournier" in lines
+    assert "Melds: [3♥ 4♥ 5♥] [7♦ 7♠ 7♣]" in lines
+    assert "Loose: A♦" in lines
+    assert "Loose points: 1" in lines
+    assert result.stderr == ""
+
+
+def test_solve_hand_that_can_close_lists_every_option_best_first() -> None:
+    result = run("solve", CAN_CLOSE, "--lang", "en")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "can close" in out
+    rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] in {"A♦", "3♥", "6♥"}]
+    assert rows, out
+    # The best option discards A♦ and leaves nothing loose.
+    assert rows[0][0] == "A♦"
+    assert rows[0][-1] == "0"
+    assert "[3♥ 4♥ 5♥ 6♥] [7♦ 7♠ 7♣]" in " ".join(rows[0])
+    points = [int(row[-1]) for row in rows]
+    assert points == sorted(points)
+
+
+def test_solve_hand_that_cannot_close_shows_the_best_discard() -> None:
+    result = run("solve", CANNOT_CLOSE)
+    assert result.exit_code == 0, result.stderr
+    assert "cannot close" in result.stdout
+    assert "Best discard: K♠" in result.stdout
+
+
+def test_solve_in_spanish() -> None:
+    result = run("solve", HAND, "--lang", "es")
+    assert result.exit_code == 0, result.stderr
+    assert "Sueltas: A♦" in result.stdout
+    assert "Loose" not in result.stdout
+
+
+def test_solve_language_from_the_environment() -> None:
+    result = run("solve", HAND, env={"LANG": "fr_FR.UTF-8"})
+    assert result.exit_code == 0, result.stderr
+    assert "Règles : fournier" in result.stdout
+
+
+def test_solve_in_arabic_is_laid_out_right_to_left() -> None:
+    result = run("solve", HAND, "--lang", "ar")
+    assert result.exit_code == 0, result.stderr
+    # "اليد: <cards>" in visual order: the cards on the left, the label reversed on the right.
+    assert "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦ :ديلا" in result.stdout
+
+
+def test_solve_colours_red_suits_unless_no_color() -> None:
+    colour = {"NO_COLOR": None, "FORCE_COLOR": "1", "TERM": "xterm-256color"}
+    coloured = CliRunner().invoke(app, ["solve", HAND, "--lang", "en"], env=colour)
+    assert coloured.exit_code == 0, coloured.stderr
+    assert "\x1b[31m3♥" in coloured.stdout
+    assert "\x1b[31m7♣" not in coloured.stdout
+    plain = run("solve", HAND, env={"FORCE_COLOR": "1", "TERM": "xterm-256color"})
+    assert "\x1b[" not in plain.stdout
+
+
+# -- JSON ----------------------------------------------------------------------------
+
+
+def test_json_full_hand() -> None:
+    document = solve_json(HAND)
+    assert document["hand"] == HAND.split()
+    assert document["rules"] == "fournier"
+    assert document["arrangement"] == {"melds": [["3♥", "4♥", "5♥"], ["7♦", "7♠", "7♣"]], "loose": ["A♦"], "points": 1}
+    assert "closing_options" not in document
+
+
+def test_json_can_close() -> None:
+    document = solve_json(CAN_CLOSE)
+    assert document["can_close"] is True
+    options = document["closing_options"]
+    assert options[0] == {
+        "discard": "A♦",
+        "melds": [["3♥", "4♥", "5♥", "6♥"], ["7♦", "7♠", "7♣"]],
+        "loose": [],
+        "points": 0,
+    }
+    assert [option["points"] for option in options] == sorted(option["points"] for option in options)
+    assert all(option["points"] <= 5 for option in options)
+    assert document["best_discard"] == options[0]
+    assert "arrangement" not in document
+
+
+def test_json_cannot_close() -> None:
+    document = solve_json(CANNOT_CLOSE)
+    assert document["can_close"] is False
+    assert document["closing_options"] == []
+    best = document["best_discard"]
+    assert best["discard"] == "K♠"
+    assert best["points"] > 5
+
+
+def test_json_rules_clasico() -> None:
+    # RULES.md E4: with clasico values the hand leaves 8 points; drawing 2♠ it closes discarding 8♣ for 2.
+    assert solve_json(E4_HAND, "--rules", "clasico")["arrangement"]["points"] == 8
+    document = solve_json(E4_DRAWN, "--rules", "clasico")
+    assert document["rules"] == "clasico"
+    assert document["can_close"] is True
+    assert [(o["discard"], o["points"]) for o in document["closing_options"]] == [("8♣", 2)]
+
+
+def test_rules_clasico_changes_card_values() -> None:
+    # K is worth 10 in fournier too, but J (sota) is 8 in fournier and 10 in clasico.
+    hand = "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ J♦"
+    assert solve_json(hand)["arrangement"]["points"] == 8
+    assert solve_json(hand, "--rules", "clasico")["arrangement"]["points"] == 10
+
+
+def test_json_accepts_ascii_notation() -> None:
+    assert solve_json("3h 4h 5h 7c 7d 7s Ad")["hand"] == HAND.split()
+
+
+# -- bad input -----------------------------------------------------------------------
+
+BAD_INPUT = [
+    pytest.param(["solve", "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ Xx"], "not a card: 'Xx'", id="unknown-card-text"),
+    pytest.param(["solve", "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ 10♣"], "10♣", id="card-not-in-deck"),
+    pytest.param(["solve", "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ 7♠"], "7♠", id="too-many-copies"),
+    pytest.param(
+        ["solve", "3♥ 4♥ 5♥ 7♣ 7♦"],
+        "a hand has 7 cards, or 8 with the card just drawn; got 5 cards",
+        id="too-few-cards",
+    ),
+    pytest.param(["solve", "3♥"], "got 1 card", id="one-card"),
+    pytest.param(["solve", FULL + " 2♣"], "got 9 cards", id="too-many-cards"),
+    pytest.param(["solve", HAND, "--rules", "nope"], "unknown preset 'nope'", id="unknown-preset"),
+    pytest.param(["solve", HAND, "--lang", "xx"], "unknown language 'xx'", id="unknown-language"),
+    pytest.param(["solve", HAND, "--json", "--rules", "nope"], "unknown preset", id="json-unknown-preset"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), BAD_INPUT)
+def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], expected: str) -> None:
+    result = run(*args)
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert expected in result.stderr
+    assert result.stderr.startswith("error: ")
+    assert "Traceback" not in result.output
+
+
+def test_bad_input_message_is_translated() -> None:
+    result = run("solve", "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ Xx", "--lang", "es")
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr == "error: no es una carta: 'Xx'\n"
+    result = run("solve", "3♥ 4♥ 5♥ 7♣ 7♦", "--lang", "pl")
+    assert result.stderr == "błąd: liczba kart w ręce to 7 (lub 8 z właśnie dobraną kartą); podano 5 kart\n"
+
+
+def test_no_command_shows_help() -> None:
+    result = run()
+    assert "solve" in result.output
+    assert "Traceback" not in result.output
+
+
+# -- python -m chinchon --------------------------------------------------------------
+
+
+def _python_m(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1", "LANGUAGE": "en"}
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", "chinchon", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_python_m_chinchon() -> None:
+    done = _python_m("solve", CAN_CLOSE, "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    jsonschema.validate(document, SCHEMA)
+    assert document["closing_options"][0]["discard"] == "A♦"
+    assert document["closing_options"][0]["points"] == 0
+
+    bad = _python_m("solve", "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ 10♣")
+    assert bad.returncode == EXIT_BAD_INPUT
+    assert bad.stdout == ""
+    assert bad.stderr.count("\n") == 1, bad.stderr
+    assert "10♣" in bad.stderr
+    assert "Traceback" not in bad.stderr
