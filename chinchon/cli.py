@@ -18,11 +18,14 @@ from rich.text import Text
 
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
+from chinchon.game import Match
 from chinchon.i18n import _, for_terminal, is_rtl, ngettext, set_language, translate_error
 from chinchon.melds import Arrangement, ClosingOption, best_arrangement, best_discard, check_hand, closing_options
+from chinchon.record import loads
+from chinchon.record import replay as replay_record
 from chinchon.rules import Rules
 
-__all__ = ["EXIT_BAD_INPUT", "app", "main", "solve_document"]
+__all__ = ["EXIT_BAD_INPUT", "app", "main", "replay_lines", "solve_document"]
 
 EXIT_BAD_INPUT = 2
 """The exit status for input the program cannot use."""
@@ -223,6 +226,154 @@ def solve(
         return
     console = Console(highlight=False, emoji=False, soft_wrap=True)
     _print_solution(console, cards, chosen, rules)
+
+
+def replay_lines(match: Match) -> list[str]:
+    """A recorded match, hand by hand, as plain text lines in the current language."""
+    names = match.names
+    lines = [_("Match: {seats}").format(seats=", ".join(names))]
+    differences = match.rules.describe_differences()
+    lines.append(
+        _("Rules: {options}").format(options=", ".join(f"{k}={v}" for k, v in differences.items()))
+        if differences
+        else _("Rules: fournier")
+    )
+    reentries = [e for e in match.events if str(e.get("action", "")).startswith("reenter")]
+    for number, deal in enumerate(match.deals, start=1):
+        lines.append("")
+        lines.append(_("Deal {number}: {first} plays first").format(number=number, first=names[deal.first]))
+        for seat in deal.seats:
+            lines.append(
+                "  " + _("{name} holds {cards}").format(name=names[seat], cards=_show_cards(deal.hand_at_start(seat)))
+            )
+        for seat, action in deal.history:
+            lines.append("  " + _("{name}: {action}").format(name=names[seat], action=str(action)))
+        result = deal.result
+        if result is None:
+            lines.append("  " + _("(the deal is not finished)"))
+            continue
+        points = ", ".join(f"{names[s]} {result.points[s]:+d}" for s in deal.seats)
+        lines.append("  " + _("Points: {points}").format(points=points))
+        if result.chinchon:
+            lines.append("  " + _("{name} made a chinchón!").format(name=names[result.closer]))
+    for event in reentries:
+        seat = event["seat"]
+        template = _("{name} re-entered") if event["action"] == "reenter yes" else _("{name} stayed out")
+        lines.append(template.format(name=names[seat]))
+    lines.append("")
+    lines.append(
+        _("Totals: {totals}").format(totals=", ".join(f"{n} {t}" for n, t in zip(names, match.scores, strict=True)))
+    )
+    if match.winner is not None:
+        lines.append(_("Winner: {name}").format(name=names[match.winner]))
+    else:
+        lines.append(_("The match is not finished."))
+    return lines
+
+
+@app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="A game record (JSON), as `chinchon play` saves it.")],
+    lang: LangOption = None,
+) -> None:
+    """Print a recorded match hand by hand."""
+    _setup(lang, "fournier")
+    try:
+        with open(file, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
+    try:
+        match = replay_record(loads(text))
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+    for line in replay_lines(match):
+        typer.echo(for_terminal(line))
+
+
+# -- chinchon arena ----------------------------------------------------------------
+
+
+@app.command()
+def arena(
+    bots: Annotated[
+        str | None,
+        typer.Option("--bots", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,easy."),
+    ] = None,
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats at each table.")] = 2,
+    matches: Annotated[
+        int | None, typer.Option("--matches", help="Boards of whole matches, each played once per seating.")
+    ] = None,
+    hands: Annotated[
+        int | None, typer.Option("--hands", help="Boards of single hands, each played once per seating.")
+    ] = None,
+    rules: RulesOption = "fournier",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the boards (default: a random one, shown in the report).")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play in (1: this one).")] = 1,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Play on a Dask cluster: its scheduler, tcp://host:8786.")
+    ] = None,
+    json_file: Annotated[str | None, typer.Option("--json", help="Write the whole report to this JSON file.")] = None,
+    lang: LangOption = None,
+) -> None:
+    """Bots against bots on duplicate deals: every bot plays every seat of every board."""
+    import secrets
+
+    from chinchon.arena import ArenaConfig, ArenaProgress, parse_lineup, print_report, run_arena
+
+    _setup(lang, rules)
+    if (matches is None) == (hands is None):
+        _fail(_("give either --matches N or --hands N"))
+    if not bots:
+        _fail(_("give the bots with --bots, e.g. --bots greedy,simple"))
+    chosen_seed = seed if seed is not None else secrets.randbelow(2**32)
+    config = ArenaConfig(
+        bots=tuple(parse_lineup(bots)),
+        players=players,
+        boards=matches if matches is not None else hands or 0,
+        mode="matches" if matches is not None else "hands",
+        rules=rules,
+        seed=chosen_seed,
+    )
+    try:
+        config.check(jobs)
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+    except ValueError as exc:  # a bot's own check of its parameters
+        _fail(str(exc))
+    if json_file is not None:
+        try:
+            with open(json_file, "a", encoding="utf-8"):
+                pass  # find out before playing that the report can be written there
+        except OSError as exc:
+            _fail(_("cannot write {path}: {error}").format(path=json_file, error=exc.strerror or exc))
+    console = Console(highlight=False, emoji=False)
+    try:
+        with ArenaProgress(config, console) as progress:
+            report = run_arena(config, jobs=jobs, scheduler=scheduler, progress=progress.update)
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+    print_report(report, console)
+    if json_file is not None:
+        arguments = {
+            "bots": bots,
+            "players": players,
+            "matches": matches,
+            "hands": hands,
+            "rules": rules,
+            "seed": chosen_seed,
+            "jobs": jobs,
+            "scheduler": scheduler,
+            "json": json_file,
+        }
+        try:
+            with open(json_file, "w", encoding="utf-8") as output:
+                output.write(json.dumps(report.to_dict(arguments), ensure_ascii=False, indent=2) + "\n")
+        except OSError as exc:
+            _fail(_("cannot write {path}: {error}").format(path=json_file, error=exc.strerror or exc))
+        console.print(for_terminal(_("Report written to {path}").format(path=json_file)), soft_wrap=True)
 
 
 def main() -> None:

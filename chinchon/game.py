@@ -332,6 +332,15 @@ class Deal:
         card_of = self._t.card_of
         return [card_of[cid] for cid in self._ids(seat)]
 
+    def hand_at_start(self, seat: int) -> list[Card]:
+        """The cards a seat was dealt, in card order."""
+        if seat not in self.seats or not self.deck:
+            return []
+        size = self.rules.hand_size
+        count = len(self.seats)
+        position = self.seats.index(seat)
+        return sorted(self.deck[i] for i in range(size * count) if i % count == position)
+
     def hand_size(self, seat: int) -> int:
         """How many cards a seat holds."""
         return self._m1[seat].bit_count() + self._m2[seat].bit_count() + self._jk[seat]

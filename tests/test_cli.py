@@ -248,3 +248,43 @@ def test_python_m_chinchon() -> None:
     assert bad.stderr.count("\n") == 1, bad.stderr
     assert "10♣" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_replay_prints_a_recorded_match(tmp_path: Path) -> None:
+    import json
+    import random
+
+    from chinchon.actions import Close
+    from chinchon.game import Match
+
+    match = Match(["Ana", "Bea"], seed=3)
+    rng = random.Random(2)
+    while not match.over:
+        legal = match.legal_actions()
+        closes = [a for a in legal if isinstance(a, Close)]
+        match.apply(closes[0] if closes else rng.choice(legal))
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match.record(), ensure_ascii=False), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path), "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "Deal 1: " in result.output
+    assert f"Deal {len(match.deals)}: " in result.output
+    assert f"Winner: {match.names[match.winner or 0]}" in result.output
+    first = match.deals[0]
+    assert f"{match.names[first.history[0][0]]}: {first.history[0][1]}" in result.output
+
+
+def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
+    import json
+
+    from chinchon.game import Match
+
+    record = Match(2, seed=1).record()
+    record["version"] = 99
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path), "--lang", "en"])
+    assert result.exit_code == 2
+    assert "unknown version 99" in result.output
+    missing = CliRunner().invoke(app, ["replay", str(tmp_path / "none.json"), "--lang", "en"])
+    assert missing.exit_code == 2

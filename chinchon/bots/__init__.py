@@ -1,0 +1,10 @@
+"""Bots: players that choose from what their seat observes.
+
+Find one by name with :func:`make_bot` (``random``, ``simple``, ``greedy``,
+``ismcts``, with parameters such as ``ismcts:iterations=400``) or by level
+(``easy``, ``medium``, ``hard``, ``expert``).
+"""
+
+from chinchon.bots.base import LEVELS, Bot, BotError, bot_names, make_bot, register
+
+__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "make_bot", "register"]

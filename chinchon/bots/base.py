@@ -1,0 +1,117 @@
+"""The bot interface and the registry of bots by name.
+
+A bot sees only its seat's :class:`~chinchon.game.Observation` and the legal
+actions; it cannot reach the deal's hidden state. Every decision of a match
+(drawing, discarding, closing or waiting, what to show, lay-offs, re-entry)
+is one call of :meth:`Bot.choose`.
+
+>>> bot = make_bot("random")
+>>> bot.name
+'random'
+>>> make_bot("ismcts:iterations=50").name
+'ismcts:iterations=50'
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+
+from chinchon.actions import Action
+from chinchon.errors import N_, ChinchonError
+from chinchon.game import Observation
+
+__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "make_bot", "register"]
+
+
+class BotError(ChinchonError):
+    """An unknown bot or a bad bot parameter."""
+
+
+class Bot(ABC):
+    """A player that chooses an action from what its seat observes."""
+
+    name: str = "bot"
+
+    @abstractmethod
+    def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        """One of ``legal_actions`` for the seat of ``observation``; chance comes from ``rng``."""
+
+
+Factory = Callable[..., Bot]
+_REGISTRY: dict[str, Factory] = {}
+
+LEVELS: dict[str, str] = {
+    "easy": "simple:noise=0.25",
+    "medium": "greedy",
+    "hard": "ismcts:seconds=0.5",
+    "expert": "ismcts:seconds=2",
+}
+"""The levels a player chooses from, and the bot each one is."""
+
+
+def register(name: str) -> Callable[[Factory], Factory]:
+    """Register a bot factory under a name (a class decorator)."""
+
+    def decorate(factory: Factory) -> Factory:
+        _REGISTRY[name] = factory
+        return factory
+
+    return decorate
+
+
+def bot_names() -> tuple[str, ...]:
+    """The names of the bots (in alphabetical order), then of the levels."""
+    _load()
+    return (*sorted(_REGISTRY), *LEVELS)
+
+
+def _load() -> None:
+    # The bots register themselves when their modules are imported.
+    from chinchon.bots import greedy, ismcts, simple  # noqa: F401
+
+
+def _value(text: str) -> int | float | str | bool:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def make_bot(spec: str) -> Bot:
+    """A bot from its name or level and parameters: ``"greedy"``, ``"ismcts:iterations=400"``, ``"hard"``.
+
+    Raises:
+        BotError: an unknown bot or parameter; the message lists the known ones.
+    """
+    _load()
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotError(N_("not a bot: {spec}"), spec=repr(spec))
+    text = spec.strip()
+    name, _, params_text = text.partition(":")
+    if name in LEVELS:
+        if params_text:
+            raise BotError(N_("a level takes no parameters: {spec}"), spec=text)
+        bot = make_bot(LEVELS[name])
+        bot.name = name
+        return bot
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise BotError(N_("unknown bot {name}; known bots: {known}"), name=repr(name), known=", ".join(bot_names()))
+    params: dict[str, int | float | str | bool] = {}
+    for part in filter(None, params_text.split(",")):
+        key, equals, value = part.partition("=")
+        if not equals or not key.strip():
+            raise BotError(N_("bad bot parameter {part} in {spec}; write name=value"), part=repr(part), spec=text)
+        params[key.strip()] = _value(value.strip())
+    try:
+        bot = factory(**params)
+    except TypeError:
+        raise BotError(N_("bot {name} does not take the parameters {params}"), name=name, params=params_text) from None
+    bot.name = text
+    return bot

@@ -1,0 +1,273 @@
+"""The ``greedy`` bot: a strong heuristic player.
+
+It values a hand by its loose points, discounted for loose cards that still
+have live partners (pairs and near-runs whose missing card is unseen), and:
+draws the discard only when that makes its hand clearly better; discards the
+card whose loss hurts least, avoiding cards the next player collects; closes
+at once unless waiting for a clean close (-10) is worth the risk that
+someone else closes first, weighed with the match scores; shows the
+arrangement that leaves the others fewest lay-offs and lays off its
+dearest cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
+from chinchon.bots.base import Bot, register
+from chinchon.cards import Card
+from chinchon.game import Observation
+from chinchon.melds import best_arrangement, best_discard, meld_extensions
+from chinchon.rules import Rules
+
+__all__ = ["GreedyBot", "hand_value", "unseen_cards"]
+
+
+def unseen_cards(observation: Observation) -> Counter[Card]:
+    """The cards the seat has not seen: in other hands (not known) or in the stock."""
+    pool = Counter(observation.rules.cards(decks=observation.decks))
+    pool.subtract(observation.hand)
+    pool.subtract(observation.discard_pile)
+    for seat, taken in enumerate(observation.taken):
+        if seat != observation.seat:
+            pool.subtract(taken)
+    for meld in observation.table:
+        pool.subtract(meld.cards)
+    return +pool
+
+
+def _neighbours(card: Card, rules: Rules) -> list[tuple[Card, ...]]:
+    """The pairs of cards that would make a run of three with this card."""
+    if card.rank is None or card.suit is None or card.rank not in rules.ranks:
+        return []
+    ranks = rules.ranks
+    i = ranks.index(card.rank)
+    out = []
+    for low in range(i - 2, i + 1):
+        if low < 0 or low + 2 >= len(ranks):
+            continue
+        others = tuple(Card(ranks[p], card.suit) for p in range(low, low + 3) if p != i)
+        out.append(others)
+    return out
+
+
+def hand_value(hand: Sequence[Card], rules: Rules, unseen: Counter[Card], weight: float = 0.45) -> float:
+    """Loose points of the best arrangement, less a share for loose cards with live partners."""
+    arrangement = best_arrangement(hand, rules)
+    loose = arrangement.loose
+    if not loose:
+        return float(arrangement.points)
+    held = Counter(loose)
+    total = 0.0
+    for card in loose:
+        value = rules.value(card)
+        if rules.is_wild(card):
+            total += value
+            continue
+        live = 0.0
+        # A pair of the rank whose third card is still unseen.
+        same_rank = [c for c in held if c.rank == card.rank and c != card]
+        if same_rank:
+            missing = sum(n for c, n in unseen.items() if c.rank == card.rank and c.suit != card.suit)
+            live = max(live, min(1.0, missing / 2))
+        for pair in _neighbours(card, rules):
+            have = [c for c in pair if held[c]]
+            need = [c for c in pair if not held[c]]
+            if len(have) == 1 and need and unseen[need[0]]:
+                live = max(live, 0.8 if unseen[need[0]] else 0.0)
+        total += value * (1.0 - weight * live)
+    return total
+
+
+@register("greedy")
+class GreedyBot(Bot):
+    """A heuristic player: see the module's description. ``weight`` scales the worth of live partners."""
+
+    name = "greedy"
+
+    def __init__(
+        self,
+        weight: float = 0.45,
+        patience: float = 1.0,
+        take: float = 2.5,
+        feed: float = 1.5,
+        lookahead: bool = True,
+        bonus: float = 8.0,
+        now: float = 0.0,
+    ) -> None:
+        self.now = float(now)
+        self.lookahead = bool(lookahead)
+        self.bonus = float(bonus)
+        self.weight = float(weight)
+        self.patience = float(patience)
+        self.take = float(take)
+        self.feed = float(feed)
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        kinds = {type(a) for a in legal}
+        if Draw in kinds:
+            return self._draw(observation, legal)
+        if Discard in kinds or Close in kinds:
+            return self._discard_or_close(observation, legal)
+        if Show in kinds:
+            return self._show(observation, [a for a in legal if isinstance(a, Show)])
+        if LayOff in kinds:
+            layoffs = [a for a in legal if isinstance(a, LayOff)]
+            return max(layoffs, key=lambda a: (observation.rules.value(a.card), -a.meld_index))
+        if ReEnter in kinds:
+            return self._reenter(observation)
+        return Pass() if Pass() in legal else legal[0]
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _best_discard_value(self, hand: list[Card], observation: Observation, unseen: Counter[Card]) -> float:
+        rules = observation.rules
+        best = float("inf")
+        for card in set(hand):
+            rest = list(hand)
+            rest.remove(card)
+            best = min(best, hand_value(rest, rules, unseen, self.weight))
+        return best
+
+    def _draw(self, observation: Observation, legal: list[Action]) -> Action:
+        top = observation.top_discard
+        if top is None or Draw("discard") not in legal:
+            return Draw("stock")
+        rules = observation.rules
+        unseen = unseen_cards(observation)
+        now = hand_value(list(observation.hand), rules, unseen, self.weight)
+        with_top = self._best_discard_value([*observation.hand, top], observation, unseen)
+        joins = any(top in meld for meld in best_arrangement([*observation.hand, top], rules).melds)
+        # Taking the discard shows the card to everyone, so it must clearly help.
+        if joins or with_top <= now - self.take or (with_top <= 0 < now):
+            return Draw("discard")
+        return Draw("stock") if Draw("stock") in legal else Draw("discard")
+
+    # -- discarding and closing -------------------------------------------------------------
+
+    def _next_turn(self, rest: list[Card], rules: Rules, unseen: Counter[Card]) -> float:
+        """The expected worth of the hand after drawing an unseen card: loose points, less a bonus for a close."""
+        total = count = 0.0
+        limit = rules.close_limit
+        for card, copies in unseen.items():
+            points = best_discard([*rest, card], rules).points
+            total += copies * (points - self.bonus if points <= limit else points)
+            count += copies
+        return total / count if count else float(best_arrangement(rest, rules).points)
+
+    def _feeds_next(self, card: Card, observation: Observation) -> bool:
+        seats = observation.seats
+        nxt = seats[(seats.index(observation.seat) + 1) % len(seats)]
+        for taken in observation.taken[nxt]:
+            if taken.rank == card.rank and taken != card:
+                return True
+            ranks = observation.rules.ranks
+            if (
+                taken.suit == card.suit
+                and taken.rank in ranks
+                and card.rank in ranks
+                and abs(ranks.index(taken.rank) - ranks.index(card.rank)) <= 2
+            ):
+                return True
+        return False
+
+    def _discard_or_close(self, observation: Observation, legal: list[Action]) -> Action:
+        rules = observation.rules
+        unseen = unseen_cards(observation)
+        hand = list(observation.hand)
+        closes = [a for a in legal if isinstance(a, Close)]
+        discards = [a for a in legal if isinstance(a, Discard)]
+        scored: list[tuple[float, int, Discard]] = []
+        for action in discards:
+            rest = list(hand)
+            rest.remove(action.card)
+            if self.lookahead:
+                value = self._next_turn(rest, rules, unseen) + self.now * best_arrangement(rest, rules).points
+            else:
+                value = hand_value(rest, rules, unseen, self.weight)
+            if self._feeds_next(action.card, observation):
+                value += self.feed
+            scored.append((value, -rules.value(action.card), action))
+        scored.sort(key=lambda item: (item[0], item[1]))
+        if closes:
+            close = self._choose_close(observation, closes)
+            if close is not None and self._close_now(observation, close, unseen):
+                return close
+        return scored[0][2] if scored else closes[0]
+
+    def _choose_close(self, observation: Observation, closes: list[Close]) -> Close | None:
+        rules = observation.rules
+        unseen = unseen_cards(observation)
+
+        def key(close: Close) -> tuple[int, int]:
+            melds = close.melds or ()
+            loose_points = _loose_points(observation.hand, close, rules)
+            # Fewer ways for the others to lay off onto the melds shown.
+            exposure = sum(unseen[c] for meld in melds for c in meld_extensions(meld, rules))
+            return loose_points, exposure
+
+        return min(closes, key=key) if closes else None
+
+    def _close_now(self, observation: Observation, close: Close, unseen: Counter[Card]) -> bool:
+        rules = observation.rules
+        points = _loose_points(observation.hand, close, rules)
+        if points == 0:
+            return True
+        seat = observation.seat
+        if observation.scores:
+            mine = observation.scores[seat]
+            if mine + 15 > rules.limit:
+                return True
+            others = [observation.scores[s] for s in observation.seats if s != seat]
+            if others and max(others) + 10 > rules.limit:
+                return True
+        rest = list(observation.hand)
+        rest.remove(close.discard)
+        # Outs: unseen cards that would let the next turn close clean.
+        outs = sum(count for card, count in unseen.items() if best_discard([*rest, card], rules).points == 0)
+        total = sum(unseen.values()) or 1
+        chance = outs / total
+        rounds = observation.turn / max(1, len(observation.seats))
+        risk = min(0.6, 0.08 + 0.04 * rounds) * len(observation.seats) / 2
+        gain = chance * (points + 10)
+        return gain * self.patience < risk * 12
+
+    # -- the showdown and the match -----------------------------------------------------------
+
+    def _show(self, observation: Observation, shows: list[Show]) -> Show:
+        rules = observation.rules
+        unseen = unseen_cards(observation)
+        hand = list(observation.hand)
+
+        def key(show: Show) -> tuple[int, int]:
+            rest = list(hand)
+            for meld in show.melds:
+                for card in meld:
+                    rest.remove(card)
+            exposure = sum(unseen[c] for meld in show.melds for c in meld_extensions(meld, rules))
+            return sum(rules.value(c) for c in rest), exposure
+
+        return min(shows, key=key)
+
+    def _reenter(self, observation: Observation) -> ReEnter:
+        rules = observation.rules
+        active = [observation.scores[s] for s in observation.active] if observation.scores else []
+        comeback = max(active) if active else rules.limit
+        return ReEnter(comeback <= rules.limit - 8)
+
+
+def _loose_points(hand: Iterable[Card], close: Close, rules: Rules) -> int:
+    rest = list(hand)
+    rest.remove(close.discard)
+    if close.melds is None:
+        return best_arrangement(rest, rules).points
+    for meld in close.melds:
+        for card in meld:
+            rest.remove(card)
+    return sum(rules.value(c) for c in rest)

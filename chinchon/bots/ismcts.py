@@ -1,0 +1,195 @@
+"""The ``ismcts`` bot: information-set Monte Carlo tree search.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): each
+iteration deals the cards hidden from the bot at random, consistently with
+what it observed (cards known to be in a hand stay there), walks one tree of
+the bot's information sets with UCB over the moves available in that deal,
+and plays out to the end of the deal with a fast greedy policy rather than
+random moves. The playouts use the engine's integer moves and bitmasks, with
+no legality checks and no ``Card`` objects. Decisions other than drawing and
+discarding (the showdown, re-entry) go to the ``greedy`` bot.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from chinchon.actions import Action, Close, Discard, Draw
+from chinchon.bots.base import Bot, register
+from chinchon.bots.greedy import GreedyBot
+from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
+
+__all__ = ["IsmctsBot", "playout_move"]
+
+
+class _Node:
+    __slots__ = ("available", "children", "visits", "wins")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.wins = 0.0
+        self.available = 0
+
+
+def playout_move(deal: Deal, moves: list[int]) -> int:
+    """The fast greedy policy: close when possible, take a discard that joins a meld, throw the dearest loose card."""
+    seat = deal.to_move
+    assert seat is not None
+    solver = deal._t.solver
+    if deal.phase is Phase.DRAW:
+        if MOVE_DISCARD_PILE in moves:
+            top = deal.pile_ids[-1]
+            m1, m2, w = deal.masks(seat)
+            before = solver.best_points(m1, m2, w)
+            if top == deal._t.joker or (deal._t.wild_ace and top == 0):
+                after = solver.best_points(m1, m2, w + 1)
+                value = deal.rules.wild_value
+            else:
+                bit = 1 << top
+                after = solver.best_points(m1 | bit, m2 | (m1 & bit), w)
+                value = deal._t.value_of[top]
+            if after < before + value:
+                return MOVE_DISCARD_PILE
+        return MOVE_STOCK if MOVE_STOCK in moves else moves[0]
+    for move in moves:
+        if move >= CLOSE:
+            return move
+    m1, m2, w = deal.masks(seat)
+    _, kind, _, _, _, _ = solver.best_discard_key(m1, m2, w)
+    if kind < 0:
+        kind = deal._t.joker if deal._jk[seat] else 0
+    return kind if kind in moves else moves[-1]
+
+
+def _rewards(deal: Deal) -> list[float]:
+    """Each seat's reward for how the deal ended (or stands): its points against the others' mean."""
+    rules = deal.rules
+    seats = deal.seats
+    points = [0.0] * deal.players
+    if deal.phase is Phase.OVER and deal.result is not None:
+        for seat in seats:
+            points[seat] = deal.result.points[seat]
+    else:
+        solver = deal._t.solver
+        closer = deal.closer
+        for seat in seats:
+            if seat == closer and deal._clean:
+                points[seat] = rules.clean_close_bonus
+            else:
+                points[seat] = solver.best_points(*deal.masks(seat))
+    out = [0.0] * deal.players
+    for seat in seats:
+        others = [points[s] for s in seats if s != seat]
+        mean = sum(others) / len(others) if others else 0.0
+        out[seat] = max(-1.0, min(1.0, (mean - points[seat]) / 40.0))
+    return out
+
+
+@register("ismcts")
+class IsmctsBot(Bot):
+    """ISMCTS with greedy playouts; a budget of ``iterations``, or of ``seconds`` a move when given."""
+
+    name = "ismcts"
+
+    def __init__(self, iterations: int = 400, seconds: float = 0.0, exploration: float = 0.7, depth: int = 300) -> None:
+        self.iterations = int(iterations)
+        self.seconds = float(seconds)
+        self.exploration = float(exploration)
+        self.depth = int(depth)
+        self._greedy = GreedyBot(lookahead=False)
+        self.last_iterations = 0
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        if observation.phase not in (Phase.DRAW, Phase.DISCARD) or not any(
+            isinstance(a, Draw | Discard | Close) for a in legal
+        ):
+            return self._greedy.choose(observation, legal, rng)
+        move = self.search(observation, rng)
+        return self._action(observation, legal, move)
+
+    def _action(self, observation: Observation, legal: list[Action], move: int) -> Action:
+        if move == MOVE_STOCK:
+            return Draw("stock")
+        if move == MOVE_DISCARD_PILE:
+            return Draw("discard")
+        sample_card = _tables(observation.rules).card_of[move % CLOSE]
+        if move >= CLOSE:
+            closes = [a for a in legal if isinstance(a, Close) and a.discard == sample_card]
+            return closes[0] if closes else Close(sample_card)
+        return Discard(sample_card)
+
+    def search(self, observation: Observation, rng: random.Random) -> int:
+        """The move with the most visits after the search."""
+        root = _Node()
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        iterations = 0
+        while True:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and iterations > 0:
+                    break
+            elif iterations >= self.iterations:
+                break
+            iterations += 1
+            deal = Deal.sample(observation, rng)
+            path: list[tuple[_Node, int]] = []
+            node = root
+            steps = 0
+            # Selection and expansion along the bot's information sets.
+            while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < self.depth:
+                moves = deal.moves()
+                if not moves:
+                    break
+                untried = [m for m in moves if m not in node.children]
+                for move in moves:
+                    child = node.children.get(move)
+                    if child is not None:
+                        child.available += 1
+                if untried:
+                    move = rng.choice(untried)
+                    child = _Node()
+                    child.available = 1
+                    node.children[move] = child
+                    mover = deal.to_move
+                    assert mover is not None
+                    path.append((child, mover))
+                    deal.play(move)
+                    break
+                mover = deal.to_move
+                assert mover is not None
+                move = self._select(node, moves)
+                node = node.children[move]
+                path.append((node, mover))
+                deal.play(move)
+                steps += 1
+            # Playout with the greedy policy.
+            while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < self.depth:
+                moves = deal.moves()
+                if not moves:
+                    break
+                deal.play(playout_move(deal, moves))
+                steps += 1
+            rewards = _rewards(deal)
+            root.visits += 1
+            for child, mover in path:
+                child.visits += 1
+                child.wins += rewards[mover]
+        self.last_iterations = iterations
+        return max(root.children.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
+
+    def _select(self, node: _Node, moves: list[int]) -> int:
+        c = self.exploration
+        best_move = moves[0]
+        best_score = -math.inf
+        for move in moves:
+            child = node.children[move]
+            score = child.wins / child.visits + c * math.sqrt(math.log(max(child.available, 1)) / child.visits)
+            if score > best_score:
+                best_move, best_score = move, score
+        return best_move
