@@ -91,11 +91,23 @@ def _rewards(deal: Deal) -> list[float]:
 
 @register("ismcts")
 class IsmctsBot(Bot):
-    """ISMCTS with greedy playouts; a budget of ``iterations``, or of ``seconds`` a move when given."""
+    """ISMCTS with greedy playouts; a budget of ``iterations``, or of ``seconds`` a move when given.
+
+    ``horizon`` is how many moves a playout goes past the tree before the
+    hands are judged by their loose points; ``exploration`` is UCB's constant.
+    """
 
     name = "ismcts"
 
-    def __init__(self, iterations: int = 400, seconds: float = 0.0, exploration: float = 0.7, depth: int = 300) -> None:
+    def __init__(
+        self,
+        iterations: int = 400,
+        seconds: float = 0.0,
+        exploration: float = 0.7,
+        depth: int = 300,
+        horizon: int = 300,
+    ) -> None:
+        self.horizon = int(horizon)
         self.iterations = int(iterations)
         self.seconds = float(seconds)
         self.exploration = float(exploration)
@@ -168,8 +180,9 @@ class IsmctsBot(Bot):
                 path.append((node, mover))
                 deal.play(move)
                 steps += 1
-            # Playout with the greedy policy.
-            while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < self.depth:
+            # Playout with the greedy policy, cut at the horizon where the hands are judged as they stand.
+            horizon = steps + self.horizon
+            while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < horizon:
                 moves = deal.moves()
                 if not moves:
                     break
