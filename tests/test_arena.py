@@ -1,0 +1,397 @@
+"""The arena: duplicate boards, statistics, parallel runs, broken bots, the Dask path."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from chinchon.actions import Action, Pass
+from chinchon.arena import (
+    ArenaConfig,
+    ArenaError,
+    ArenaProgress,
+    ArenaReport,
+    board_decks,
+    deck_digest,
+    elo_ratings,
+    parse_lineup,
+    print_report,
+    run_arena,
+    seatings,
+    wilson_interval,
+)
+from chinchon.bots import Bot, BotError
+from chinchon.bots.simple import SimpleBot
+from chinchon.cli import EXIT_BAD_INPUT, app
+from chinchon.game import Observation
+from chinchon.i18n import set_language
+from chinchon.rules import Rules, RulesError
+
+# -- bots for the tests (module level, so that worker processes can unpickle them) ----------
+
+
+class RaisingBot(SimpleBot):
+    """Plays as ``simple`` until its third turn of a deal, then raises."""
+
+    name = "raiser"
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if observation.turn >= 4:
+            raise RuntimeError("boom")
+        return super().choose(observation, legal_actions, rng)
+
+
+class IllegalBot(SimpleBot):
+    """Plays as ``simple`` but passes when it should discard."""
+
+    name = "cheater"
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        action = super().choose(observation, legal_actions, rng)
+        return Pass() if observation.turn >= 2 else action
+
+
+class UnbuildableBot(SimpleBot):
+    """A bot whose construction fails."""
+
+    name = "unbuildable"
+
+    def __init__(self) -> None:
+        raise RuntimeError("cannot build")
+
+
+class SpyBot(SimpleBot):
+    """Plays as ``simple`` and notes the hand it is dealt in each deal (in-process runs only)."""
+
+    name = "spy"
+    seen: ClassVar[list[tuple[str, int, int, tuple[str, ...]]]] = []
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deals: set[int] = set()
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if observation.deal_number not in self.deals and observation.turn < observation.players:
+            self.deals.add(observation.deal_number)
+            hand = tuple(sorted(map(str, observation.hand)))
+            self.seen.append((self.name, observation.seat, observation.deal_number, hand))
+        return super().choose(observation, legal_actions, rng)
+
+
+class OtherSpyBot(SpyBot):
+    name = "spy2"
+
+
+def comparable(report: ArenaReport) -> dict[str, Any]:
+    """The report's document without what depends on how it ran."""
+    document = report.to_dict()
+    del document["run"]
+    return document
+
+
+# -- statistics ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wins", "trials", "low", "high"),
+    [
+        (50, 100, 0.4038, 0.5962),
+        (8, 10, 0.4902, 0.9433),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (1, 1, 0.2065, 1.0),
+        (0, 0, 0.0, 1.0),
+    ],
+)
+def test_wilson_interval_known_values(wins: int, trials: int, low: float, high: float) -> None:
+    got = wilson_interval(wins, trials)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_elo_ratings() -> None:
+    # Bradley-Terry: 3 wins to 1 is a 75% score, 400 * log10(3) ≈ 191 points apart.
+    a, b = elo_ratings([[0, 3], [1, 0]], prior=0)
+    assert a - b == pytest.approx(400 * 0.47712, abs=0.01)
+    assert a + b == pytest.approx(0)
+    # A bot that won everything stays finite with the prior; the order follows the results.
+    ratings = elo_ratings([[0, 5, 5], [0, 0, 3], [0, 1, 0]])
+    assert ratings[0] > ratings[1] > ratings[2]
+    assert sum(ratings) == pytest.approx(0, abs=1e-6)
+    assert all(abs(r) < 2000 for r in ratings)
+    assert elo_ratings([[0, 2], [2, 0]]) == pytest.approx([0, 0])
+
+
+# -- the plan --------------------------------------------------------------------------------
+
+
+def test_seatings_put_every_bot_in_every_seat() -> None:
+    for bots, players in [(2, 2), (3, 2), (2, 4), (4, 4), (5, 3), (2, 3)]:
+        plan = seatings(bots, players)
+        assert len(plan) == bots
+        for seat in range(players):
+            assert sorted(s[seat] for s in plan) == list(range(bots))
+
+
+def test_parse_lineup_keeps_bot_parameters_together() -> None:
+    assert parse_lineup("greedy,simple") == ["greedy", "simple"]
+    assert parse_lineup("ismcts:iterations=200,c=1.4,simple:noise=0.1") == [
+        "ismcts:iterations=200,c=1.4",
+        "simple:noise=0.1",
+    ]
+
+
+def test_board_decks_depend_on_seed_and_board_only() -> None:
+    rules = Rules()
+    first = [deck_digest(d) for d, _ in zip(board_decks(rules, 2, 7, 3), range(3), strict=False)]
+    again = [deck_digest(d) for d, _ in zip(board_decks(rules, 2, 7, 3), range(3), strict=False)]
+    assert first == again and len(set(first)) == 3
+    assert deck_digest(next(board_decks(rules, 2, 7, 4))) not in first
+    assert deck_digest(next(board_decks(rules, 2, 8, 3))) not in first
+    assert sorted(map(str, next(board_decks(rules, 2, 7, 3)))) == sorted(map(str, rules.cards(2)))
+
+
+def test_duplicate_boards_give_every_bot_every_seat_with_the_same_cards() -> None:
+    SpyBot.seen.clear()
+    config = ArenaConfig(bots=(SpyBot, OtherSpyBot), boards=3, seed=11)
+    report = run_arena(config)
+    assert [o.seating for o in report.outcomes] == [(0, 1), (1, 0)] * 3
+    by_board: dict[int, list[tuple[str, ...]]] = {}
+    for outcome in report.outcomes:
+        by_board.setdefault(outcome.board, []).append(outcome.decks)
+    rules = Rules()
+    for board, decks in by_board.items():
+        one, other = decks
+        shared = min(len(one), len(other))
+        assert shared >= 1 and one[:shared] == other[:shared]
+        expected = [deck_digest(d) for d, _ in zip(board_decks(rules, 2, 11, board), range(shared), strict=False)]
+        assert list(one[:shared]) == expected
+    assert len({decks[0][0] for decks in by_board.values()}) == 3
+    # What each seat is dealt in the first deal of a board is the same whichever bot sits there.
+    first_hands = [(name, seat, hand) for name, seat, deal, hand in SpyBot.seen if deal == 1]
+    assert len(first_hands) == 12  # 3 boards x 2 seatings x 2 seats
+    for board in range(3):
+        rows = first_hands[4 * board : 4 * board + 4]
+        by_seat: dict[int, set[tuple[str, ...]]] = {}
+        names: dict[int, set[str]] = {}
+        for name, seat, hand in rows:
+            by_seat.setdefault(seat, set()).add(hand)
+            names.setdefault(seat, set()).add(name)
+        assert all(len(hands) == 1 for hands in by_seat.values())
+        assert names == {0: {"spy", "spy2"}, 1: {"spy", "spy2"}}
+
+
+def test_config_errors() -> None:
+    with pytest.raises(ArenaError, match="at least two bots"):
+        run_arena(ArenaConfig(bots=("simple",)))
+    with pytest.raises(ArenaError, match="boards"):
+        run_arena(ArenaConfig(bots=("simple", "random"), boards=0))
+    with pytest.raises(ArenaError, match="jobs"):
+        run_arena(ArenaConfig(bots=("simple", "random")), jobs=0)
+    with pytest.raises(BotError, match="unknown bot"):
+        run_arena(ArenaConfig(bots=("simple", "nobody")))
+    with pytest.raises(RulesError, match="players"):
+        run_arena(ArenaConfig(bots=("simple", "random"), players=9))
+    with pytest.raises(RulesError, match="preset"):
+        run_arena(ArenaConfig(bots=("simple", "random"), rules="nowhere"))
+
+
+# -- results ---------------------------------------------------------------------------------
+
+
+def test_simple_beats_random() -> None:
+    report = run_arena(ArenaConfig(bots=("simple", "random"), boards=10, seed=2))
+    simple, rnd = report.bots
+    assert simple.played == rnd.played == 20
+    assert simple.won + rnd.won == 20
+    assert simple.won >= 16
+    assert simple.interval[0] > 0.5
+    assert simple.mean_points < rnd.mean_points
+    assert report.elo is None and not report.failures and report.unfinished == 0
+
+
+def test_hands_mode_plays_one_deal_per_seating() -> None:
+    report = run_arena(ArenaConfig(bots=("simple", "simple:noise=0.5"), boards=5, mode="hands", seed=4))
+    assert len(report.outcomes) == 10
+    assert all(o.hands == 1 and len(o.winners) == 1 and len(o.decks) == 1 for o in report.outcomes)
+    assert [bot.hands for bot in report.bots] == [10, 10]
+    assert sum(bot.won for bot in report.bots) == 10
+    text = io.StringIO()
+    print_report(report, Console(file=text, width=80))
+    assert "Hands" in text.getvalue() and "Arena: 10 hands; boards: 5, seatings: 2" in text.getvalue()
+
+
+def test_three_bots_four_seats_and_elo() -> None:
+    config = ArenaConfig(bots=("simple", "simple:noise=0.2", "simple:noise=0.6"), players=4, boards=2, seed=5)
+    report = run_arena(config)
+    assert [o.seating for o in report.outcomes[:3]] == [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]
+    assert all(bot.played == 6 for bot in report.bots)
+    assert report.elo is not None and sum(report.elo) == pytest.approx(0, abs=1e-6)
+    assert set(report.to_dict()["elo"]) == {"simple", "simple:noise=0.2", "simple:noise=0.6"}
+
+
+def test_the_same_bot_twice_gets_two_labels() -> None:
+    config = ArenaConfig(bots=("simple", "simple"), boards=1)
+    assert config.labels == ["simple", "simple#2"]
+
+
+def test_unfinished_matches_are_counted() -> None:
+    report = run_arena(ArenaConfig(bots=("simple", "random"), boards=2, seed=1, max_actions=5))
+    assert report.unfinished == 4
+    assert all(o.winners == () and o.actions == 5 for o in report.outcomes)
+    assert all(bot.won == 0 for bot in report.bots)
+
+
+def test_results_are_the_same_for_any_number_of_jobs() -> None:
+    config = ArenaConfig(bots=("simple", "simple:noise=0.3", RaisingBot), boards=4, seed=9)
+    one = run_arena(config, jobs=1)
+    two = run_arena(config, jobs=2)
+    assert comparable(one) == comparable(two)
+    assert one.failures  # the factory was pickled to the workers and failed there too
+
+
+@pytest.mark.parametrize("broken", [RaisingBot, IllegalBot, UnbuildableBot])
+def test_a_broken_bot_loses_its_matches_and_the_arena_goes_on(broken: type[Bot]) -> None:
+    report = run_arena(ArenaConfig(bots=("simple", broken), boards=3, seed=3))
+    assert len(report.outcomes) == 6
+    failures = report.failures
+    assert len(failures) == 6  # it breaks every match it plays
+    for outcome, failure in failures:
+        assert failure.bot == broken.name
+        assert outcome.seating[failure.seat] == 1
+        assert [outcome.seating[seat] for seat in outcome.winners] == [0]
+    simple, bad = report.bots
+    assert (simple.won, bad.won, bad.failures, simple.failures) == (6, 0, 6, 0)
+    kind, error = failures[0][1].kind, failures[0][1].error
+    if broken is RaisingBot:
+        assert (kind, error) == ("raised", "RuntimeError: boom")
+    elif broken is UnbuildableBot:
+        assert (kind, error) == ("raised", "RuntimeError: cannot build")
+    else:
+        assert (kind, error) == ("illegal", "Pass()")
+    text = io.StringIO()
+    print_report(report, Console(file=text, width=100))
+    assert "6 matches were lost by a failing bot:" in text.getvalue()
+    assert f"board 0, seat 1, {broken.name}:" in text.getvalue()
+    assert report.to_dict()["failures"][0]["bot"] == broken.name
+
+
+def test_plain_progress_lines_when_not_a_terminal() -> None:
+    config = ArenaConfig(bots=("simple", "random"), boards=5, seed=1)
+    out = io.StringIO()
+    with ArenaProgress(config, Console(file=out), file=out) as progress:
+        run_arena(config, progress=progress.update)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 10
+    assert lines[-1].startswith("10/10 matches · ")
+    assert lines[-1].endswith(" matches/s · simple 100.0%, random 0.0%")
+
+
+def test_report_in_another_language() -> None:
+    report = run_arena(ArenaConfig(bots=("simple", "random"), boards=1, seed=1))
+    text = io.StringIO()
+    set_language("es")
+    try:
+        print_report(report, Console(file=text, width=100))
+    finally:
+        set_language("en")
+    assert "Partidas" in text.getvalue()
+
+
+# -- the Dask path ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+def test_dask_cluster_gives_the_same_results(processes: bool) -> None:
+    distributed = pytest.importorskip("distributed")
+    config = ArenaConfig(bots=("simple", "simple:noise=0.3", IllegalBot), boards=2, seed=6)
+    local = run_arena(config)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=processes, dashboard_address=":0"
+    ) as cluster:
+        remote = run_arena(config, scheduler=cluster.scheduler_address)
+    assert comparable(remote) == comparable(local)
+    assert remote.scheduler == cluster.scheduler_address
+
+
+def test_unreachable_scheduler_is_a_clear_error() -> None:
+    pytest.importorskip("distributed")
+    with pytest.raises(ArenaError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:1"):
+        run_arena(ArenaConfig(bots=("simple", "random"), boards=1), scheduler="tcp://127.0.0.1:1", connect_timeout=1)
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def cli(*args: str) -> Any:
+    """Run ``chinchon`` in-process; the result has ``exit_code``, ``stdout`` and ``stderr``."""
+    env = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8", "NO_COLOR": "1"}
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+def without_run(document: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in document.items() if key not in ("run", "arguments")}
+
+
+def test_cli_arena_writes_a_json_report_that_repeats(tmp_path: Any) -> None:
+    path = tmp_path / "arena.json"
+    result = cli("arena", "--bots", "simple,random", "--matches", "3", "--seed", "5", "--json", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "Arena: 6 matches; boards: 3, seatings: 2; players: 2; rules: fournier; seed: 5" in result.stdout
+    assert f"Report written to {path}" in result.stdout
+    document = json.loads(path.read_text("utf-8"))
+    assert document["format"] == "chinchon-arena" and document["seed"] == 5
+    assert document["bots"] == ["simple", "random"] and document["players"] == 2
+    assert document["rules"]["preset"] == "fournier" and document["rules"]["options"] == Rules().to_dict()
+    assert document["arguments"]["matches"] == 3 and document["arguments"]["seed"] == 5
+    assert [bot["played"] for bot in document["results"]] == [6, 6]
+    assert len(document["outcomes"]) == 6 and document["failures"] == []
+    command = document["command"]
+    assert command[:2] == ["chinchon", "arena"]
+    again = tmp_path / "again.json"
+    repeat = cli(*command[1:], "--jobs", "2", "--json", str(again))
+    assert repeat.exit_code == 0, repeat.stderr
+    assert without_run(json.loads(again.read_text("utf-8"))) == without_run(document)
+
+
+def test_cli_arena_hands_in_spanish() -> None:
+    result = cli("arena", "--bots", "simple,random", "--hands", "2", "--seed", "1", "--lang", "es")
+    assert result.exit_code == 0, result.stderr
+    assert "Arena: 4 manos; tableros: 2" in result.stdout
+    assert "Puntos/mano" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "simple,nobody", "--matches", "2"], "error: unknown bot 'nobody'"),
+        (["--bots", "simple,random", "--matches", "2", "--players", "9"], "error: players: these rules play with"),
+        (["--bots", "simple,random", "--matches", "2", "--hands", "2"], "error: give either --matches N or --hands N"),
+        (["--bots", "simple,random"], "error: give either --matches N or --hands N"),
+        (["--matches", "2"], "error: give the bots with --bots"),
+        (["--bots", "simple", "--matches", "2"], "error: an arena needs at least two bots, got 1"),
+        (["--bots", "simple,random", "--matches", "0"], "error: boards: expected a whole number of at least 1"),
+        (["--bots", "simple,random", "--matches", "2", "--jobs", "0"], "error: jobs: expected a whole number"),
+        (["--bots", "simple,random", "--matches", "2", "--rules", "nowhere"], "error: unknown preset 'nowhere'"),
+        (["--bots", "simple:noise=2,random", "--matches", "2"], "error: noise is a probability"),
+    ],
+)
+def test_cli_arena_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = cli("arena", *args)
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr.startswith(message)
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""
+
+
+def test_cli_arena_unwritable_json_fails_before_playing(tmp_path: Any) -> None:
+    result = cli("arena", "--bots", "simple,random", "--matches", "2", "--json", str(tmp_path / "no" / "x.json"))
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr.startswith("error: cannot write")
+    assert result.stdout == ""
