@@ -119,9 +119,9 @@ class IsmctsBot(Bot):
         legal = list(legal_actions)
         if len(legal) == 1:
             return legal[0]
-        if observation.phase not in (Phase.DRAW, Phase.DISCARD) or not any(
-            isinstance(a, Draw | Discard | Close) for a in legal
-        ):
+        if observation.phase is not Phase.DISCARD or not any(isinstance(a, Discard | Close) for a in legal):
+            # Drawing is left to the heuristic: a search over draws favours the known card of the
+            # discard pile (the tree can plan for it, not for a stock card), strategy fusion.
             return self._greedy.choose(observation, legal, rng)
         move = self.search(observation, rng)
         return self._action(observation, legal, move)
