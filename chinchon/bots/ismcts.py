@@ -22,7 +22,7 @@ from chinchon.bots.base import Bot, register
 from chinchon.bots.greedy import GreedyBot
 from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
 
-__all__ = ["IsmctsBot", "playout_move"]
+__all__ = ["IsmctsBot", "candidate_moves", "playout_move"]
 
 
 class _Node:
@@ -65,6 +65,30 @@ def playout_move(deal: Deal, moves: list[int]) -> int:
     return kind if kind in moves else moves[-1]
 
 
+def candidate_moves(deal: Deal, moves: list[int], width: int) -> list[int]:
+    """The moves worth searching: every close, and the ``width`` discards that leave the fewest loose points."""
+    if deal.phase is not Phase.DISCARD or width <= 0:
+        return moves
+    seat = deal.to_move
+    assert seat is not None
+    solver = deal._t.solver
+    t = deal._t
+    m1, m2, w = deal.masks(seat)
+    closes = [m for m in moves if m >= CLOSE]
+    scored = []
+    for move in moves:
+        if move >= CLOSE:
+            continue
+        if move == t.joker or (t.wild_ace and move == 0):
+            left = solver.best_points(m1, m2, w - 1) if w else solver.best_points(m1, m2, w)
+        else:
+            bit = 1 << move
+            left = solver.best_points(m1 & ~bit | (m2 & bit), m2 & ~bit, w)
+        scored.append((left, -t.value_of[move], move))
+    scored.sort()
+    return closes + [move for _, _, move in scored[:width]]
+
+
 def _rewards(deal: Deal) -> list[float]:
     """Each seat's reward for how the deal ended (or stands): its points against the others' mean."""
     rules = deal.rules
@@ -94,7 +118,9 @@ class IsmctsBot(Bot):
     """ISMCTS with greedy playouts; a budget of ``iterations``, or of ``seconds`` a move when given.
 
     ``horizon`` is how many moves a playout goes past the tree before the
-    hands are judged by their loose points; ``exploration`` is UCB's constant.
+    hands are judged by their loose points; ``exploration`` is UCB's constant;
+    ``width`` how many discards (those leaving the fewest loose points) are
+    searched besides every close (0: all).
     """
 
     name = "ismcts"
@@ -106,7 +132,9 @@ class IsmctsBot(Bot):
         exploration: float = 0.7,
         depth: int = 300,
         horizon: int = 300,
+        width: int = 3,
     ) -> None:
+        self.width = int(width)
         self.horizon = int(horizon)
         self.iterations = int(iterations)
         self.seconds = float(seconds)
@@ -155,7 +183,7 @@ class IsmctsBot(Bot):
             steps = 0
             # Selection and expansion along the bot's information sets.
             while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < self.depth:
-                moves = deal.moves()
+                moves = candidate_moves(deal, deal.moves(), self.width)
                 if not moves:
                     break
                 untried = [m for m in moves if m not in node.children]
