@@ -137,6 +137,9 @@ class _Tables:
             self.id_by_code[card._code] = i
         R = self.R
         self.full = (1 << R) - 1
+        self.ids_by_suit: list[list[tuple[int, ...]]] = [
+            [tuple(s * R + p for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
+        ]
         self.discards_by_suit: list[list[tuple[Discard, ...]]] = [
             [tuple(self.discard_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
         ]
@@ -508,7 +511,18 @@ class Deal:
         seat = self.to_move
         assert seat is not None
         forbidden = self._drawn_from_pile if self.rules.forbid_rediscard else -1
-        ids = [cid for cid in self._ids(seat, distinct=True) if cid != forbidden]
+        t = self._t
+        if forbidden < 0 and not self._jk[seat]:
+            m1 = self._m1[seat]
+            R, full, by_suit = t.R, t.full, t.ids_by_suit
+            ids = [
+                *by_suit[0][m1 & full],
+                *by_suit[1][m1 >> R & full],
+                *by_suit[2][m1 >> (2 * R) & full],
+                *by_suit[3][m1 >> (3 * R)],
+            ]
+        else:
+            ids = [cid for cid in self._ids(seat, distinct=True) if cid != forbidden]
         if self._may_close():
             m1, m2, w = self._solver_hand(seat)
             solver = self._t.solver
