@@ -1,0 +1,260 @@
+"""The engine's own speed: solver, random play, copies, search.
+
+:func:`own_figures` measures each figure for about ``seconds`` and returns
+``(name, value, unit)`` rows; ``chinchon bench`` prints them. The play loops
+(:func:`play_hand`, :func:`play_hand_fast`, :func:`play_match`) are the ones
+``bench/peers.py`` times beside the peer engines: each seat closes whenever
+it may and otherwise draws and discards at random.
+
+Times are the CPU time of this process (:func:`time.process_time`), not the
+wall clock, so that other work on the machine disturbs them less; each
+measure runs for about ``seconds`` of it.
+
+Pure standard library and ``chinchon``: nothing here needs the peers.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from functools import partial
+
+from chinchon.actions import Close, Draw
+from chinchon.bots.ismcts import IsmctsBot
+from chinchon.cards import Card
+from chinchon.game import CLOSE, Deal, Match, Phase
+from chinchon.melds import best_arrangement, best_discard, closing_options, solver_for
+from chinchon.rules import Rules
+
+__all__ = [
+    "Figure",
+    "copy_bytes",
+    "discard_observation",
+    "ismcts_rate",
+    "loose_points",
+    "own_figures",
+    "play_hand",
+    "play_hand_fast",
+    "play_match",
+    "rate",
+    "solver_us",
+]
+
+Figure = tuple[str, float, str]
+"""One measurement: its name, its value and its unit."""
+
+
+def play_hand(rules: Rules, players: int, rng: random.Random) -> int:
+    """One random hand through the public API (``legal_actions``/``apply``); the number of actions.
+
+    A seat closes when it may (the last legal action is a ``Close``),
+    otherwise it plays a random legal action.
+    """
+    deal = Deal.new(rules, players, rng=rng)
+    actions = 0
+    while deal.phase is not Phase.OVER:
+        legal = deal.legal_actions()
+        last = legal[-1]
+        deal.apply(last if isinstance(last, Close) else rng.choice(legal))
+        if deal.phase is Phase.SHOWDOWN:
+            deal.resolve_showdown()
+        actions += 1
+    return actions
+
+
+def play_hand_fast(rules: Rules, players: int, rng: random.Random) -> int:
+    """The same hand through the integer fast path (``moves``/``play``); the number of moves.
+
+    Moves from ``CLOSE`` up are closes: the first of them is played when
+    there is one, otherwise a random move.
+    """
+    deal = Deal.new(rules, players, rng=rng)
+    actions = 0
+    choice = rng.choice
+    while True:
+        phase = deal.phase
+        if phase is Phase.OVER:
+            return actions
+        if phase is Phase.SHOWDOWN:
+            deal.resolve_showdown()
+            continue
+        moves = deal.moves()
+        move = moves[-1]
+        if move >= CLOSE:
+            for move in moves:
+                if move >= CLOSE:
+                    break
+        else:
+            move = choice(moves)
+        deal.play(move)
+        actions += 1
+
+
+def play_match(rules: Rules, players: int, rng: random.Random, seed: int) -> int:
+    """One random match through the public API; the number of actions."""
+    match = Match(players, rules, seed=seed)
+    actions = 0
+    while not match.over:
+        legal = match.legal_actions()
+        last = legal[-1]
+        match.apply(last if isinstance(last, Close) else rng.choice(legal))
+        actions += 1
+    return actions
+
+
+def rate(seconds: float, run: Callable[[], int]) -> tuple[float, float, int]:
+    """Call ``run`` for about ``seconds``: (calls per second, units per second, calls).
+
+    ``run`` returns how many units (actions, say) one call did.
+    """
+    count = units = 0
+    clock = time.process_time
+    start = clock()
+    while True:
+        units += run()
+        count += 1
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return count / elapsed, units / elapsed, count
+
+
+def solver_us(
+    function: Callable[[Sequence[Card], Rules], object],
+    size: int,
+    rules: Rules,
+    rng: random.Random,
+    seconds: float,
+) -> float:
+    """Microseconds per call of a solver function on random hands of ``size`` cards.
+
+    Hands are dealt in batches outside the timing; each is solved once, after
+    a short warm-up.
+    """
+    deck = rules.cards()
+    for _ in range(200):
+        function(rng.sample(deck, size), rules)
+    clock = time.process_time_ns
+    spent = calls = 0
+    budget = int(seconds * 1e9)
+    while spent < budget:
+        hands = [rng.sample(deck, size) for _ in range(500)]
+        start = clock()
+        for hand in hands:
+            function(hand, rules)
+        spent += clock() - start
+        calls += len(hands)
+    return spent / calls / 1000
+
+
+def loose_points(cards: Sequence[Card], rules: Rules) -> int:
+    """The fewest loose points of a hand, and nothing else: the solver without building an ``Arrangement``.
+
+    The like of a peer's "minimum deadwood" function, which answers a number.
+    """
+    solver = solver_for(rules)
+    mask = solver.single_mask(cards)
+    if mask >= 0:
+        return solver.best_points(mask)
+    m1, m2, w, _ = solver.encode(cards)
+    return solver.best_points(m1, m2, w)
+
+
+def _midgame(rules: Rules, players: int, seed: int, actions: int) -> Deal:
+    """A deal after ``actions`` random actions (or fewer, if it ends sooner: then a fresh one)."""
+    rng = random.Random(seed)
+    while True:
+        deal = Deal.new(rules, players, rng=rng)
+        for _ in range(actions):
+            if deal.phase is not Phase.DRAW and deal.phase is not Phase.DISCARD:
+                break
+            legal = deal.legal_actions()
+            choices = [a for a in legal if not isinstance(a, Close)] or legal
+            deal.apply(rng.choice(choices))
+        if deal.phase in (Phase.DRAW, Phase.DISCARD):
+            return deal
+
+
+def copy_bytes(deal: Deal, history: bool = True, copies: int = 200) -> float:
+    """Bytes allocated per ``deal.copy(history)``, measured with :mod:`tracemalloc`."""
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
+    try:
+        deal.copy(history)  # any lazy tables are built before the measure
+        before = tracemalloc.get_traced_memory()[0]
+        kept = [deal.copy(history) for _ in range(copies)]
+        after = tracemalloc.get_traced_memory()[0]
+        del kept
+    finally:
+        if not was_tracing:
+            tracemalloc.stop()
+    # The list holding the copies is counted too: take off its share.
+    return (after - before) / copies - 8
+
+
+def discard_observation(players: int, seed: int) -> tuple[Match, int]:
+    """A match at its first discard decision (the seat to move drew from the stock)."""
+    match = Match(players, seed=seed)
+    seat = match.to_move
+    assert seat is not None
+    match.apply(Draw("stock"))
+    return match, seat
+
+
+def ismcts_rate(seconds: float, iterations: int = 300, seed: int = 2026) -> tuple[float, int]:
+    """ISMCTS iterations per second on discard decisions of fresh 2-player matches: (rate, searches)."""
+    bot = IsmctsBot(iterations=iterations)
+    rng = random.Random(seed)
+    spent = 0.0
+    done = searches = 0
+    clock = time.process_time
+    while spent < seconds:
+        match, seat = discard_observation(2, seed + searches)
+        observation = match.observation(seat)
+        start = clock()
+        bot.search(observation, rng)
+        spent += clock() - start
+        done += bot.last_iterations
+        searches += 1
+    return done / spent, searches
+
+
+def own_figures(seconds: float = 2.0) -> list[Figure]:
+    """Our own speed, each figure measured for about ``seconds``: ``(name, value, unit)`` rows."""
+    rules = Rules()
+    rng = random.Random(2026)
+    figures: list[Figure] = []
+    for name, function, size in (
+        ("solver: best_arrangement, 7 cards", best_arrangement, 7),
+        ("solver: best_discard, 8 cards", best_discard, 8),
+        ("solver: closing_options, 8 cards", closing_options, 8),
+        ("solver: loose points only (Solver.best_points), 7 cards", loose_points, 7),
+    ):
+        figures.append((name, solver_us(function, size, rules, rng, seconds), "µs/hand"))
+    for players in (2, 4):
+        hands, actions, _ = rate(seconds, partial(play_hand, rules, players, rng))
+        figures.append((f"random play, {players} players (legal_actions/apply)", hands, "hands/s"))
+        figures.append((f"random play, {players} players (legal_actions/apply)", actions, "actions/s"))
+    hands, actions, _ = rate(seconds, lambda: play_hand_fast(rules, 2, rng))
+    figures.append(("random play, 2 players (moves/play)", hands, "hands/s"))
+    figures.append(("random play, 2 players (moves/play)", actions, "actions/s"))
+    seeds = iter(range(1 << 62))
+    matches, _, _ = rate(seconds, lambda: play_match(rules, 2, rng, next(seeds)))
+    figures.append(("random play, 2-player matches", matches, "matches/s"))
+    deal = _midgame(rules, 2, 2026, 40)
+    for history in (True, False):
+
+        def copy(history: bool = history) -> int:
+            for _ in range(100):
+                deal.copy(history)
+            return 100
+
+        _, copies, _ = rate(seconds, copy)
+        label = "Deal.copy()" if history else "Deal.copy(history=False)"
+        figures.append((f"{label}, 2 players, 40 actions in", copies, "copies/s"))
+        figures.append((f"{label}, 2 players, 40 actions in", copy_bytes(deal, history), "bytes/copy"))
+    iterations, _ = ismcts_rate(seconds)
+    figures.append(("ismcts search (300 iterations, 2 players)", iterations, "iterations/s"))
+    return figures
