@@ -376,6 +376,115 @@ def arena(
         console.print(for_terminal(_("Report written to {path}").format(path=json_file)), soft_wrap=True)
 
 
+# -- chinchon rules ----------------------------------------------------------------
+
+
+@app.command("rules")
+def rules_command(
+    preset: Annotated[
+        str | None, typer.Argument(help="The preset: fournier, clasico, online or polaco (default: --rules).")
+    ] = None,
+    rules: RulesOption = "fournier",
+    lang: LangOption = None,
+) -> None:
+    """Print the rules of a preset, in the chosen language."""
+    import textwrap
+
+    from chinchon.tui.rules_text import rules_paragraphs, rules_title
+
+    name = preset or rules
+    chosen = _setup(lang, name)
+    console = Console(highlight=False, emoji=False, soft_wrap=True)
+    width = max(40, min(console.width, 100))
+    _line(console, "{title}", title=rules_title(name))
+    for text in rules_paragraphs(chosen):
+        console.print()
+        for part in textwrap.wrap(text, width):
+            console.print(_styled(for_terminal(part)), justify="right" if is_rtl() else None)
+
+
+# -- chinchon play -----------------------------------------------------------------
+
+
+@app.command()
+def play(
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Seats at the table, you included (default: 3).")
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option("--bots", help="A bot level per opponent, comma-separated: easy, medium, hard, expert."),
+    ] = None,
+    rules: RulesOption = "fournier",
+    name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the shuffles (default: a random one).")] = None,
+    lang: LangOption = None,
+    speed: Annotated[
+        float | None, typer.Option("--speed", help="Seconds between the bots' moves; 0 plays them at once.")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
+) -> None:
+    """Play a match against bots in the terminal."""
+    import secrets
+
+    from chinchon.bots import make_bot
+    from chinchon.tui.app import ChinchonApp
+    from chinchon.tui.session import Session
+    from chinchon.tui.storage import Settings, Store
+
+    chosen = _setup(lang, rules)
+    if speed is not None and speed < 0:
+        _fail(_("--speed must be 0 or more seconds"))
+    store = Store()
+    if resume:
+        try:
+            session = Session.resume(store)
+        except ChinchonError as exc:
+            _fail(translate_error(exc))
+        if session is None:
+            _fail(_("there is no unfinished match to resume"))
+        ChinchonApp(session, speed=speed).run()
+        return
+    levels = [level.strip() for level in bots.split(",")] if bots else []
+    if players is None:
+        players = len(levels) + 1 if len(levels) > 1 else 3
+    if not chosen.min_players <= players <= chosen.max_players:
+        _fail(
+            _("--players: the {preset} rules play with {low} to {high} players, not {value}").format(
+                preset=rules, low=chosen.min_players, high=chosen.max_players, value=players
+            )
+        )
+    if not levels:
+        levels = ["medium"]
+    if len(levels) == 1:
+        levels = levels * (players - 1)
+    if len(levels) != players - 1:
+        _fail(
+            ngettext(
+                "--bots: give one level for the {count} opponent, not {given}",
+                "--bots: give one level per opponent ({count} opponents), not {given}",
+                players - 1,
+            ).format(count=players - 1, given=len(levels))
+        )
+    for level in levels:
+        try:
+            make_bot(level)
+        except ChinchonError as exc:
+            _fail(translate_error(exc))
+    names = [name or _("You"), *(_("Bot {number}").format(number=n) for n in range(1, players))]
+    settings = Settings(
+        preset=rules,
+        bots=tuple(levels),
+        seed=seed if seed is not None else secrets.randbelow(2**31),
+        speed=0.8 if speed is None else speed,
+    )
+    try:
+        session = Session.start(settings, names, chosen, store)
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+    ChinchonApp(session).run()
+
+
 def main() -> None:
     """Run the ``chinchon`` program (the console script and ``python -m chinchon``)."""
     app(prog_name="chinchon")

@@ -1,0 +1,231 @@
+"""The boxes shown over the table: choices, a deal's results, re-entry, the end of the match, help, quitting."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any, ClassVar, TypeVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+
+from chinchon.i18n import is_rtl
+from chinchon.tui.render import line, visual
+
+__all__ = [
+    "AUTO",
+    "ChoiceScreen",
+    "Dialog",
+    "EndScreen",
+    "InfoScreen",
+    "QuitScreen",
+    "ReEntryScreen",
+    "key_line",
+    "paragraph",
+]
+
+T = TypeVar("T")
+
+AUTO = "auto"
+"""What a :class:`ChoiceScreen` answers when the player lets the game choose."""
+
+
+def key_line(keys: Sequence[tuple[str, str]]) -> Text:
+    """A line of keys and what they do: ``Enter continue  Esc back``."""
+    rtl = is_rtl()
+    text = Text(no_wrap=True, overflow="crop")
+    for i, (key, label) in enumerate(reversed(keys) if rtl else keys):
+        if i:
+            text.append("  ")
+        if rtl:
+            text.append(visual(label) + " ")
+            text.append(key, "bold reverse")
+        else:
+            text.append(key, "bold reverse")
+            text.append(" " + label)
+    return text
+
+
+def paragraph(text: str, width: int = 72) -> Text:
+    """A paragraph wrapped to ``width``; right-to-left languages are wrapped first, then put in visual order."""
+    if not is_rtl():
+        wrapped = line(text)
+        wrapped.no_wrap = False
+        wrapped.overflow = "fold"
+        return wrapped
+    lines = textwrap.wrap(text, width)
+    return Text("\n".join(visual(part) for part in lines), justify="right")
+
+
+class Dialog(ModalScreen[T]):
+    """A box over the table: a title, a body, and the keys that answer it."""
+
+    DEFAULT_CSS = """
+    Dialog {
+        align: center middle;
+        background: $background 50%;
+    }
+    Dialog #box {
+        width: 78;
+        height: auto;
+        max-height: 22;
+        border: round $accent;
+        background: $surface;
+        padding: 0 1;
+    }
+    Dialog #title {
+        text-style: bold;
+        height: auto;
+    }
+    Dialog #body {
+        height: auto;
+        max-height: 17;
+    }
+    Dialog #body > Static {
+        height: auto;
+    }
+    Dialog #keys {
+        height: 1;
+        margin-top: 1;
+    }
+    Dialog OptionList, Dialog OptionList:focus {
+        height: auto;
+        max-height: 12;
+        border: none;
+        padding: 0;
+    }
+    """
+
+    def __init__(self, title: str, body: Sequence[RenderableType], keys: Sequence[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = list(body)
+        self.keys = list(keys)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield Static(line(self.title_text, "bold"), id="title")
+            yield from self.compose_body()
+            yield Static(key_line(self.keys), id="keys")
+
+    def compose_body(self) -> ComposeResult:
+        """The widgets between the title and the keys."""
+        with VerticalScroll(id="body"):
+            for part in self.body:
+                yield Static(part)
+
+    def on_mount(self) -> None:
+        if is_rtl():
+            for widget in self.query(Static):
+                widget.styles.text_align = "right"
+
+
+class InfoScreen(Dialog[None]):
+    """Something to read (results, help, the discard pile's history); any of its keys closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "close", show=False),
+        Binding("question_mark", "close", show=False),
+    ]
+
+    def action_close(self) -> None:
+        """Close the box."""
+        self.dismiss(None)
+
+
+class ChoiceScreen(Dialog[Any]):
+    """A list to choose from: answers the index chosen, :data:`AUTO`, or ``None`` when put away."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"choose({n - 1})", show=False) for n in range(1, 10)),
+        Binding("a", "auto", show=False),
+        Binding("escape", "cancel", show=False),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        body: Sequence[RenderableType],
+        options: Sequence[RenderableType],
+        keys: Sequence[tuple[str, str]],
+        *,
+        auto: bool = False,
+        highlighted: int = 0,
+    ) -> None:
+        super().__init__(title, body, keys)
+        self.options = list(options)
+        self.allow_auto = auto
+        self.highlighted = highlighted
+
+    def compose_body(self) -> ComposeResult:
+        yield from super().compose_body()
+        yield OptionList(*self.options, id="choices")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        choices = self.query_one(OptionList)
+        choices.highlighted = min(self.highlighted, len(self.options) - 1) if self.options else None
+        choices.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Answer the option chosen with Enter or a click."""
+        event.stop()
+        self.dismiss(event.option_index)
+
+    def action_choose(self, index: int) -> None:
+        """Choose an option by its number."""
+        if 0 <= index < len(self.options):
+            self.dismiss(index)
+
+    def action_auto(self) -> None:
+        """Let the game choose."""
+        if self.allow_auto:
+            self.dismiss(AUTO)
+
+    def action_cancel(self) -> None:
+        """Put the choice away for now."""
+        self.dismiss(None)
+
+
+class ReEntryScreen(Dialog[bool]):
+    """The re-entry question: yes or no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", show=False),
+        Binding("n", "answer(False)", show=False),
+    ]
+
+    def action_answer(self, accept: bool) -> None:
+        """Answer the question."""
+        self.dismiss(accept)
+
+
+class EndScreen(Dialog[bool]):
+    """The end of the match: answers whether to play again."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n,enter", "answer(True)", show=False),
+        Binding("q,escape", "answer(False)", show=False),
+    ]
+
+    def action_answer(self, again: bool) -> None:
+        """Play again, or not."""
+        self.dismiss(again)
+
+
+class QuitScreen(Dialog[bool]):
+    """Whether to quit: answers yes or no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,q,enter", "answer(True)", show=False),
+        Binding("n,escape", "answer(False)", show=False),
+    ]
+
+    def action_answer(self, quit_now: bool) -> None:
+        """Quit, or go back to the table."""
+        self.dismiss(quit_now)

@@ -1,0 +1,310 @@
+"""A match of the player against bots, apart from any screen: the moves, a log of them, and saving.
+
+The session applies the player's actions and the bots' choices to a
+:class:`~chinchon.game.Match`, writes a line in the player's language for
+each thing that happened at the table, and saves the match record after
+every action. Everything it tells the player comes from what the player's
+seat observes.
+
+>>> from chinchon.i18n import set_language
+>>> _ = set_language("en")
+>>> settings = Settings(preset="fournier", bots=("simple",), seed=3, speed=0)
+>>> session = Session.start(settings, ["Ana", "Bot 1"], Rules())
+>>> session.log[0]
+'Deal 1: Ana plays first'
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from chinchon.actions import Action, ReEnter
+from chinchon.bots import Bot, make_bot
+from chinchon.cards import Card, parse_cards
+from chinchon.errors import N_, ChinchonError
+from chinchon.game import DealResult, Match, Observation, Phase, TableMeld, _best_showdown_action
+from chinchon.i18n import _, ngettext
+from chinchon.record import replay
+from chinchon.rules import Rules
+from chinchon.tui.storage import Settings, Store
+
+__all__ = ["Session", "SessionError", "melds_text"]
+
+_MELD = re.compile(r"\[([^\]]*)\]")
+
+
+class SessionError(ChinchonError):
+    """Settings that do not make a match of the player against bots."""
+
+
+def melds_text(melds: Sequence[Sequence[Card]]) -> str:
+    """Melds as card text in brackets: ``[3♥ 4♥ 5♥] [7♦ 7♠ 7♣]``."""
+    return " ".join("[" + " ".join(str(card) for card in meld) + "]" for meld in melds)
+
+
+class Session:
+    """A match between the player (``settings.human``) and one bot at every other seat."""
+
+    def __init__(self, match: Match, settings: Settings, store: Store | None = None) -> None:
+        others = [seat for seat in range(match.players) if seat != settings.human]
+        if len(settings.bots) != len(others):
+            raise SessionError(
+                N_("give one bot for each of the {count} opponents, not {given}"),
+                count=len(others),
+                given=len(settings.bots),
+            )
+        self.match = match
+        self.settings = settings
+        self.human = settings.human
+        self.bots: dict[int, Bot] = {seat: make_bot(spec) for seat, spec in zip(others, settings.bots, strict=True)}
+        self.store = store
+        self.log: list[str] = []
+        self.save_error: str | None = None
+        finished = self.finished_deals()
+        # A match saved while the last deal's re-entries were open shows that deal's result again.
+        self.results_seen = finished - 1 if self.observation().phase is Phase.OVER else finished
+
+    # -- making and resuming ----------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        settings: Settings,
+        names: Sequence[str],
+        rules: Rules,
+        store: Store | None = None,
+        *,
+        scores: Sequence[int] | None = None,
+        first: int | None = None,
+        decks: Sequence[Sequence[Card]] | None = None,
+    ) -> Session:
+        """A new match with these seats (the player's name at ``settings.human``), saved at once.
+
+        Raises:
+            ChinchonError: the rules, seats, scores or bots do not fit together.
+        """
+        match = Match(list(names), rules, settings.seed, scores=scores, first=first, decks=decks)
+        session = cls(match, settings, store)
+        session._log_deal_start(session.observation())
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, store: Store) -> Session | None:
+        """The last saved match, if it is unfinished.
+
+        Raises:
+            ChinchonError: the saved match cannot be read or replayed.
+        """
+        loaded = store.load()
+        if loaded is None:
+            return None
+        record, settings = loaded
+        match = replay(record)
+        if match.over:
+            return None
+        session = cls(match, settings, store)
+        observation = session.observation()
+        session.log.append(_("The match goes on where it was left."))
+        session._log_deal_start(observation)
+        return session
+
+    def again(self) -> Session:
+        """A new match with the same seats, rules and bots, and the next seed."""
+        settings = Settings(
+            preset=self.settings.preset,
+            bots=self.settings.bots,
+            seed=self.settings.seed + 1,
+            human=self.human,
+            speed=self.settings.speed,
+        )
+        return Session.start(settings, self.match.names, self.match.rules, self.store)
+
+    # -- what the player knows ---------------------------------------------------------
+
+    def observation(self) -> Observation:
+        """What the player's seat observes now."""
+        return self.match.observation(self.human)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of the seats."""
+        return self.match.names
+
+    def finished_deals(self) -> int:
+        """How many deals have been played to the end."""
+        observation = self.observation()
+        return observation.deal_number if observation.phase is Phase.OVER else observation.deal_number - 1
+
+    def deal_results(self) -> list[DealResult]:
+        """The result of every finished deal, as the player saw it, in order."""
+        results = []
+        for deal in self.match.deals[: self.finished_deals()]:
+            result = deal.observation(self.human).result
+            if result is not None:
+                results.append(result)
+        return results
+
+    def human_to_move(self) -> bool:
+        """Whether the match waits for the player."""
+        return not self.match.over and self.match.to_move == self.human
+
+    def bot_to_move(self) -> int | None:
+        """The seat of the bot to act, if a bot is to act."""
+        seat = self.match.to_move
+        return seat if seat is not None and seat != self.human and not self.match.over else None
+
+    # -- playing ------------------------------------------------------------------------
+
+    def choose(self, seat: int, observation: Observation) -> Action:
+        """The bot's choice at ``seat`` from its observation (safe to call in a worker thread)."""
+        rng = random.Random(f"{self.settings.seed}:{len(self.match.events)}")
+        return self.bots[seat].choose(observation, list(observation.legal_actions), rng)
+
+    def engine_choice(self) -> Action:
+        """The engine's showdown decision for the seat to act: what leaves it the fewest loose points."""
+        return _best_showdown_action(self.match.deal, {})
+
+    def play(self, action: Action, seat: int) -> None:
+        """Apply an action of ``seat``, log what happened, and save the match.
+
+        Raises:
+            IllegalAction: the action is not legal now; the message says why.
+        """
+        before = self.match.observation(self.human)
+        index = len(self.match.deals) - 1
+        self.match.apply(action, seat=seat)
+        deal = self.match.deals[index].observation(self.human)
+        after = self.observation()
+        if isinstance(action, ReEnter):
+            self._log_reentry(seat, action.accept, after)
+        for who, text in deal.history[len(before.history) :]:
+            line = self._describe(who, text, before, deal)
+            if line:
+                self.log.append(line)
+        if before.phase is not Phase.OVER and deal.result is not None:
+            self._log_result(deal.result, before, after)
+        if after.deal_number != before.deal_number:
+            self._log_deal_start(after)
+        if after.match_over and after.winner is not None:
+            self.log.append(self._you_or(after.winner, _("You win the match!"), _("{name} wins the match!")))
+        self.save()
+
+    def save(self) -> None:
+        """Save the match record and settings, remembering the error if they cannot be written."""
+        if self.store is None:
+            return
+        try:
+            self.store.save(self.match.record(), self.settings)
+            self.save_error = None
+        except OSError as error:
+            self.save_error = _("cannot write {path}: {error}").format(
+                path=self.store.record_path, error=error.strerror or error
+            )
+
+    # -- the log ------------------------------------------------------------------------
+
+    def _you_or(self, seat: int, you: str, other: str, **params: Any) -> str:
+        template = you if seat == self.human else other
+        return template.format(name=self.names[seat], **params)
+
+    def _log_deal_start(self, observation: Observation) -> None:
+        if observation.phase is Phase.OVER or observation.match_over:
+            return
+        self.log.append(
+            _("Deal {number}: {first} plays first").format(
+                number=observation.deal_number, first=self.names[observation.first]
+            )
+        )
+
+    def _describe(self, seat: int, text: str, before: Observation, deal: Observation) -> str | None:
+        verb, _space, rest = text.partition(" ")
+        if text == "draw stock":
+            if seat == self.human:
+                drawn = Counter(deal.hand) - Counter(before.hand)
+                return _("You drew {card} from the stock").format(card=" ".join(map(str, drawn.elements())))
+            return _("{name} drew from the stock").format(name=self.names[seat])
+        if text == "draw discard":
+            return self._you_or(
+                seat,
+                _("You took {card} from the discard pile"),
+                _("{name} took {card} from the discard pile"),
+                card=before.top_discard,
+            )
+        if verb == "discard":
+            return self._you_or(seat, _("You discarded {card}"), _("{name} discarded {card}"), card=rest)
+        if verb == "close":
+            melds = melds_text([parse_cards(group) for group in _MELD.findall(rest)]) or "—"
+            if seat == self.human:
+                card = rest.split(" ", 1)[0]
+                return _("You closed, putting {card} face down: {melds}").format(card=card, melds=melds)
+            return _("{name} closed: {melds}").format(name=self.names[seat], melds=melds)
+        if verb == "show":
+            groups = [parse_cards(group) for group in _MELD.findall(rest)]
+            if not groups:
+                return self._you_or(seat, _("You showed no melds"), _("{name} showed no melds"))
+            return self._you_or(seat, _("You showed {melds}"), _("{name} showed {melds}"), melds=melds_text(groups))
+        if verb == "layoff":
+            card_text, _space, index_text = rest.partition(" ")
+            index = int(index_text)
+            meld: TableMeld | None = before.table[index] if index < len(before.table) else None
+            target = str(meld) if meld is not None else str(deal.table[index])
+            return self._you_or(
+                seat,
+                _("You laid off {card} on {meld}"),
+                _("{name} laid off {card} on {meld}"),
+                card=card_text,
+                meld=target,
+            )
+        return None
+
+    def closing_line(self, result: DealResult) -> str:
+        """How the deal's closer closed: ``Bot 2 closed with 2 points``."""
+        closer = result.closer
+        points = result.points[closer]
+        if result.clean:
+            return self._you_or(
+                closer,
+                _("You closed with every card matched ({points})"),
+                _("{name} closed with every card matched ({points})"),
+                points=points,
+            )
+        return self._you_or(
+            closer,
+            ngettext("You closed with {points} point", "You closed with {points} points", points),
+            ngettext("{name} closed with {points} point", "{name} closed with {points} points", points),
+            points=points,
+        )
+
+    def _log_result(self, result: DealResult, before: Observation, after: Observation) -> None:
+        closer = result.closer
+        self.log.append(self.closing_line(result))
+        if result.chinchon:
+            self.log.append(_("{name} made a chinchón!").format(name=self.names[closer]))
+        for seat in before.active:
+            if seat not in after.active:
+                self.log.append(
+                    self._you_or(
+                        seat,
+                        _("You are out with {total} points"),
+                        _("{name} is out with {total} points"),
+                        total=after.scores[seat],
+                    )
+                )
+
+    def _log_reentry(self, seat: int, accept: bool, after: Observation) -> None:
+        if accept:
+            self.log.append(
+                self._you_or(
+                    seat,
+                    _("You re-entered with {total} points"),
+                    _("{name} re-entered with {total} points"),
+                    total=after.scores[seat],
+                )
+            )
+        else:
+            self.log.append(self._you_or(seat, _("You stayed out"), _("{name} stayed out")))

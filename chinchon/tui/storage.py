@@ -1,0 +1,134 @@
+"""Where the terminal game keeps the last match: its game record and the settings to resume it.
+
+The record (``last-match.json``) is a plain game record, as ``chinchon
+replay`` reads it; the settings (``last-match.settings.json``) say which
+seat is the player, which bots sit at the other seats and how fast they
+play. Both live in the user's data directory, or in ``CHINCHON_DATA_DIR``
+when that is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from chinchon.errors import N_, ChinchonError
+from chinchon.record import dumps, loads
+
+__all__ = ["DATA_DIR_VARIABLE", "Settings", "StorageError", "Store", "data_dir"]
+
+DATA_DIR_VARIABLE = "CHINCHON_DATA_DIR"
+"""The environment variable that overrides the data directory."""
+
+RECORD_FILE = "last-match.json"
+SETTINGS_FILE = "last-match.settings.json"
+
+
+class StorageError(ChinchonError):
+    """A saved match that cannot be read."""
+
+
+def data_dir() -> Path:
+    """The directory of the saved match: ``CHINCHON_DATA_DIR``, else the user's data directory."""
+    override = os.environ.get(DATA_DIR_VARIABLE)
+    return Path(override) if override else Path(platformdirs.user_data_dir("chinchon"))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a match of the terminal game is played: the player's seat, the bots, the preset, the pace."""
+
+    preset: str
+    bots: tuple[str, ...]
+    seed: int
+    human: int = 0
+    speed: float = 0.8
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as a JSON-able mapping."""
+        return {
+            "preset": self.preset,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "human": self.human,
+            "speed": self.speed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Settings:
+        """Settings from :meth:`to_dict`'s output.
+
+        Raises:
+            StorageError: the mapping is not settings.
+        """
+        try:
+            return cls(
+                preset=str(data["preset"]),
+                bots=tuple(str(bot) for bot in data["bots"]),
+                seed=int(data["seed"]),
+                human=int(data["human"]),
+                speed=float(data["speed"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            raise StorageError(N_("the saved settings are damaged")) from None
+
+
+class Store:
+    """The saved last match in a directory (by default :func:`data_dir`)."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory if directory is not None else data_dir()
+
+    @property
+    def record_path(self) -> Path:
+        """The game record of the last match."""
+        return self.directory / RECORD_FILE
+
+    @property
+    def settings_path(self) -> Path:
+        """The settings of the last match."""
+        return self.directory / SETTINGS_FILE
+
+    def save(self, record: dict[str, Any], settings: Settings) -> None:
+        """Save a match's record and settings, replacing the last match.
+
+        Raises:
+            OSError: the files cannot be written.
+        """
+        self.directory.mkdir(parents=True, exist_ok=True)
+        _write(self.settings_path, json.dumps(settings.to_dict(), indent=1) + "\n")
+        _write(self.record_path, dumps(record) + "\n")
+
+    def load(self) -> tuple[dict[str, Any], Settings] | None:
+        """The saved record and settings, or ``None`` when no match was saved.
+
+        Raises:
+            StorageError: the files cannot be read.
+            RecordError: the record is not JSON.
+        """
+        if not self.record_path.exists() or not self.settings_path.exists():
+            return None
+        try:
+            record_text = self.record_path.read_text(encoding="utf-8")
+            settings_text = self.settings_path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise StorageError(
+                N_("cannot read {file}: {error}"), file=self.record_path, error=error.strerror or error
+            ) from None
+        try:
+            settings = json.loads(settings_text)
+        except json.JSONDecodeError:
+            raise StorageError(N_("the saved settings are damaged")) from None
+        return loads(record_text), Settings.from_dict(settings)
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a file whole or not at all."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)

@@ -1,0 +1,582 @@
+"""The terminal game, played through its keys and mouse with stacked decks and instant bots.
+
+Whole hands and short matches (drawing from each pile, discarding, closing
+with a chosen arrangement, laying off, the results, re-entry, the end of
+the match); snapshots of the main screens in English and Arabic; that no
+hidden card of an opponent is ever on the screen; that ``--resume``
+restores the exact match; and ``chinchon rules`` and ``chinchon play``'s
+errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from typer.testing import CliRunner
+
+from chinchon.actions import Close, Draw, LayOff, Show
+from chinchon.cards import Card, parse_cards
+from chinchon.cli import EXIT_BAD_INPUT
+from chinchon.cli import app as cli
+from chinchon.game import Phase, stack_deck
+from chinchon.i18n import get_language, set_language
+from chinchon.rules import Rules
+from chinchon.tui.app import ChinchonApp
+from chinchon.tui.rules_text import rules_paragraphs
+from chinchon.tui.screens import ChoiceScreen, EndScreen, InfoScreen, QuitScreen, ReEntryScreen
+from chinchon.tui.session import Session
+from chinchon.tui.storage import DATA_DIR_VARIABLE, Settings, Store
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _english_and_a_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test starts in English, saves into its own directory, and sees no NO_COLOR."""
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path / "data"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    set_language("en")
+    yield
+    set_language("en")
+
+
+def cards(text: str) -> list[Card]:
+    return parse_cards(text)
+
+
+def session_for(
+    preset: str,
+    decks: Sequence[Sequence[Card]],
+    *,
+    scores: Sequence[int] | None = None,
+    players: int = 2,
+    store: Store | None = None,
+    seed: int = 11,
+) -> Session:
+    """A match of the player (seat 0, first to play) against ``simple`` bots, from stacked decks."""
+    rules = Rules.preset(preset)
+    settings = Settings(preset=preset, bots=("simple",) * (players - 1), seed=seed, speed=0)
+    names = ["Ana", *(f"Bot {n}" for n in range(1, players))]
+    return Session.start(settings, names, rules, store or Store(), scores=scores, first=0, decks=decks)
+
+
+def run(app: ChinchonApp, script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
+    """Run the app headless at 80x24 and play the script in it."""
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until the bots have played and the game waits for the player."""
+    app = pilot.app
+    assert isinstance(app, ChinchonApp)
+    for _ in range(2000):
+        await pilot.pause()
+        if app.idle:
+            await pilot.pause()
+            if app.idle:
+                return
+    raise AssertionError("the game never waited for the player")
+
+
+async def press(pilot: Pilot[Any], *keys: str) -> None:
+    """Press keys, letting the game settle after each."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def screen_text(app: ChinchonApp) -> str:
+    """Everything on the screen, as text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def key_of(index: int) -> str:
+    return str(index + 1)
+
+
+# -- the decks ---------------------------------------------------------------------------------
+
+FOURNIER = Rules()
+
+# Deal 1 (Ana first): Ana takes Q♣ from the discard pile and throws it back, the bot draws
+# 5♦ and throws a king, Ana draws 6♥ from the stock and closes.
+DEAL_1 = stack_deck(
+    FOURNIER,
+    [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♣"), cards("2♣ 2♠ 4♣ 4♠ K♦ K♠ J♦")],
+    discard=Card.parse("Q♣"),
+    stock=cards("5♦ 6♥"),
+)
+# Deal 2 (the bot first): the bot draws J♦ and closes with A♦ loose; Ana shows her kings
+# and lays off 6♠, 7♠ and 2♠ on the bot's melds, keeping Q♥ (9 points).
+DEAL_2 = stack_deck(
+    FOURNIER,
+    [cards("3♠ 4♠ 5♠ 2♣ 2♦ 2♥ A♦"), cards("6♠ 7♠ 2♠ K♥ K♦ K♣ Q♥")],
+    discard=Card.parse("J♣"),
+    stock=cards("J♦"),
+)
+
+CLASICO = Rules.preset("clasico")
+# Deal 1 (Ana first): Ana has nothing, draws 2♣ and throws K♣; the bot closes with every
+# card matched; Ana goes out and re-enters.
+CLASICO_1 = stack_deck(
+    CLASICO,
+    [cards("K♣ Q♦ J♠ 9♥ 8♣ K♥ Q♠"), cards("3♠ 4♠ 5♠ 6♠ 7♦ 7♣ 7♥")],
+    discard=Card.parse("A♣"),
+    stock=cards("2♣ 5♥"),
+)
+# Deal 2 (the bot first): the bot draws 8♦ and makes a chinchón, which wins the match.
+CLASICO_2 = stack_deck(
+    CLASICO,
+    [cards("2♦ 3♦ 4♦ 5♦ 6♦ 7♦ K♣"), cards("9♣ 9♠ J♥ Q♥ A♠ 3♣ 5♣")],
+    discard=Card.parse("Q♣"),
+    stock=cards("8♦"),
+)
+
+
+# -- whole hands and matches ---------------------------------------------------------------------
+
+
+def test_a_whole_match_with_layoffs() -> None:
+    """Draw from each pile, discard, close with a chosen arrangement, lay off, see the scores, lose."""
+    session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert "Your turn: draw from the stock (s) or take Q♣ from the discard pile (d)." in screen_text(app)
+        # Take Q♣ from the discard pile: it is picked; Enter throws it back.
+        await press(pilot, "d")
+        assert session.observation().phase is Phase.DISCARD
+        assert app.table.picked == Card.parse("Q♣")
+        await press(pilot, "enter")
+        assert "You took Q♣ from the discard pile" in session.log
+        assert "You discarded Q♣" in session.log
+        assert "Bot 1 drew from the stock" in session.log
+        # The bot threw a king; Ana draws 6♥ from the stock and may close.
+        await press(pilot, "s")
+        assert "You drew 6♥ from the stock" in session.log
+        assert "You can close!" in screen_text(app)
+        await press(pilot, "c")
+        assert isinstance(app.screen, ChoiceScreen)
+        closes = [a for a in session.observation().legal_actions if isinstance(a, Close)]
+        # Not the best close: 3♥ face down, A♣ loose.
+        chosen = next(i for i, a in enumerate(closes) if a.discard == Card.parse("3♥") and len(a.melds or ()) == 2)
+        await press(pilot, key_of(chosen))
+        # The bot shows and lays off; then the deal's results.
+        assert isinstance(app.screen, InfoScreen)
+        text = screen_text(app)
+        assert "Deal 1 is over" in text
+        assert "You closed with 1 point" in text
+        assert "limit 100" in text
+        assert session.match.scores[0] == 96
+        bot_total = session.match.scores[1]
+        assert bot_total <= 100
+        await press(pilot, "enter")
+        # Deal 2: the bot closes; Ana shows her kings and lays off by hand, then lets the game finish.
+        assert isinstance(app.screen, ChoiceScreen)
+        text = screen_text(app)
+        assert "A♦" not in text and "J♦" not in text  # the bot's loose card and face-down card
+        shows = [a for a in session.observation().legal_actions if isinstance(a, Show)]
+        kings = next(i for i, a in enumerate(shows) if a.melds == (tuple(cards("K♦ K♥ K♣")),))
+        await press(pilot, key_of(kings))
+        assert "You showed [K♦ K♥ K♣]" in session.log
+        assert isinstance(app.screen, ChoiceScreen)
+        layoffs = list(session.observation().legal_actions)
+        six = next(i for i, a in enumerate(layoffs) if isinstance(a, LayOff) and a.card == Card.parse("6♠"))
+        await press(pilot, key_of(six))
+        assert "You laid off 6♠ on [3♠ 4♠ 5♠]" in session.log
+        await press(pilot, "a")  # the game lays off 7♠ and 2♠
+        assert any(line.startswith("You laid off 7♠") for line in session.log)
+        assert isinstance(app.screen, InfoScreen)
+        text = screen_text(app)
+        assert "Bot 1 closed with 1 point" in text
+        assert "+9" in text
+        assert session.match.scores == [105, bot_total + 1]
+        await press(pilot, "enter")
+        # Out above the limit, no re-entry in fournier: the bot wins.
+        assert isinstance(app.screen, EndScreen)
+        assert "Bot 1 wins the match!" in screen_text(app)
+        await press(pilot, "q")
+
+    run(app, script)
+    assert session.match.over and session.match.winner == 1
+
+
+def test_a_short_clasico_match_with_reentry() -> None:
+    """Go out, re-enter at the highest total, and lose to a chinchón; then play again."""
+    session = session_for("clasico", [CLASICO_1, CLASICO_2], scores=[98, 90])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s")
+        king = app.table.shown.index(Card.parse("K♣"))
+        await press(pilot, key_of(king), "enter")
+        assert isinstance(app.screen, InfoScreen)
+        assert "Bot 1 closed with every card matched (-10)" in screen_text(app)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, ReEntryScreen)
+        assert "Re-enter with 80 points" in screen_text(app)
+        await press(pilot, "y")
+        assert "You re-entered with 80 points" in session.log
+        # Deal 2: the bot's chinchón wins the match at once.
+        assert session.match.scores == [80 + 47, 80 - 10]
+        assert isinstance(app.screen, InfoScreen)
+        assert "Bot 1 made a chinchón!" in screen_text(app)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, EndScreen)
+        assert "Bot 1 wins the match!" in screen_text(app)
+        await press(pilot, "n")
+        assert app.session is not session
+        assert app.session.match.scores == [0, 0]
+        await press(pilot, "q")
+        assert isinstance(app.screen, QuitScreen)
+        await press(pilot, "y")
+
+    run(app, script)
+    assert session.match.winner == 1
+
+
+def test_the_mouse_draws_picks_and_discards() -> None:
+    """Clicking the stock draws, clicking a card picks it, clicking it again discards it."""
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.click("#stock")
+        await settle(pilot)
+        assert "You drew 5♦ from the stock" in session.log
+        assert app.table.picked == Card.parse("5♦")  # the card drawn is picked
+        await pilot.click("#card-1")
+        await settle(pilot)
+        second = app.table.shown[1]
+        assert app.table.picked == second
+        await pilot.click("#card-1")
+        await settle(pilot)
+        assert f"You discarded {second}" in session.log
+        await pilot.click("#discard")
+        await settle(pilot)
+        assert session.observation().phase is Phase.DISCARD
+        assert session.log[-1].startswith("You took")
+
+    run(app, script)
+
+
+def test_sorting_and_moving_cards() -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert app.table.shown == sorted(app.table.shown)
+        await press(pilot, "o")
+        ranks = [card.rank for card in app.table.shown]
+        assert ranks == sorted(ranks)  # type: ignore[type-var]
+        assert "sorted by rank" in screen_text(app)
+        await press(pilot, "1", "shift+right")
+        assert "in your order" in screen_text(app)
+        assert app.table.shown[1] == app.table.picked
+        await press(pilot, "o")
+        assert "sorted by suit" in screen_text(app)
+
+    run(app, script)
+
+
+# -- no hidden card on the screen ----------------------------------------------------------------
+
+
+def test_the_screen_never_shows_a_hidden_card() -> None:
+    """At every turn of a whole deal, no opponent's card that Ana cannot know is on the screen."""
+    session = session_for("fournier", [], players=3, seed=4)
+    app = ChinchonApp(session)
+
+    def check() -> None:
+        observation = session.observation()
+        if observation.deal_number != 1:
+            return  # the deal is over: every hand has been shown
+        text = screen_text(app)
+        deal = session.match.deal
+        for seat in (1, 2):
+            hidden = Counter(deal.hand(seat)) - Counter(observation.taken[seat])
+            for card in hidden:
+                assert str(card) not in text, (card, text)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        turns = 0
+        for turn in range(6):
+            if session.observation().deal_number != 1 or not session.human_to_move():
+                break
+            check()
+            await press(pilot, "s" if turn % 2 else "d")
+            check()
+            if turn < 2:
+                await press(pilot, "h")  # the discard pile's history
+                check()
+                await press(pilot, "escape")
+            await press(pilot, "1", "enter")
+            turns += 1
+        check()
+        assert turns >= 3
+
+    run(app, script)
+
+
+def test_no_color_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With NO_COLOR the app draws in monochrome; melds still show by their letters, the pick by its border."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+    assert app.no_color
+
+
+def test_the_cards_an_opponent_took_are_shown() -> None:
+    """A card a bot takes from the discard pile is known to be in its hand, and the table says so."""
+    deal = stack_deck(
+        FOURNIER,
+        [cards("5♦ K♣ Q♦ J♠ 2♥ 4♣ 6♠"), cards("5♥ 5♠ A♣ 3♦ 7♥ K♥ J♣")],
+        discard=Card.parse("2♠"),
+        stock=cards("Q♠"),
+    )
+    session = session_for("fournier", [deal])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s", key_of(app.table.shown.index(Card.parse("5♦"))), "enter")
+        assert "Bot 1 took 5♦ from the discard pile" in session.log
+        assert "Bot 1 (simple) · 7 cards · total 0 · dealer · holds 5♦" in screen_text(app)
+
+    run(app, script)
+
+
+# -- saving and resuming --------------------------------------------------------------------------
+
+
+def test_resume_restores_the_exact_match() -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "d", "enter", "s", "q")
+        assert isinstance(app.screen, QuitScreen)
+        await press(pilot, "y")
+
+    run(app, script)
+    store = Store()
+    assert store.record_path.exists()
+    resumed = Session.resume(store)
+    assert resumed is not None
+    assert resumed.match.record() == session.match.record()
+    assert resumed.observation() == session.observation()
+    assert resumed.settings == session.settings
+    again = ChinchonApp(resumed)
+    before = list(session.observation().hand)
+
+    async def check(pilot: Pilot[Any]) -> None:
+        assert sorted(again.table.shown) == sorted(before)
+        assert "You can close!" in screen_text(again)
+
+    run(again, check)
+
+
+def test_replay_reads_the_saved_match() -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
+    result = CliRunner().invoke(cli, ["replay", str(session.store.record_path if session.store else "")])
+    assert result.exit_code == 0, result.output
+    assert "Deal 1: Ana plays first" in result.output
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[ChinchonApp]:
+    """The apps ``chinchon play`` would run, caught instead of run."""
+    apps: list[ChinchonApp] = []
+
+    def catch(self: ChinchonApp, *args: Any, **kwargs: Any) -> None:
+        apps.append(self)
+
+    monkeypatch.setattr(ChinchonApp, "run", catch)
+    return apps
+
+
+def test_play_without_options(launched: list[ChinchonApp]) -> None:
+    """Two medium bots, fournier rules, the language of the environment."""
+    result = CliRunner().invoke(cli, ["play"], env={"LANGUAGE": "", "LC_ALL": "", "LANG": "es_ES.UTF-8"})
+    assert result.exit_code == 0, result.output
+    session = launched[0].session
+    assert session.settings.bots == ("medium", "medium")
+    assert session.settings.preset == "fournier"
+    assert session.match.rules == Rules()
+    assert len(session.match.names) == 3
+    assert get_language() == "es"
+
+
+def test_play_with_options(launched: list[ChinchonApp]) -> None:
+    args = ["play", "--players", "4", "--bots", "easy,hard,expert", "--rules", "clasico", "--name", "Eva"]
+    result = CliRunner().invoke(cli, [*args, "--seed", "7", "--speed", "0.2", "--lang", "pt"])
+    assert result.exit_code == 0, result.output
+    session = launched[0].session
+    assert session.settings == Settings(preset="clasico", bots=("easy", "hard", "expert"), seed=7, speed=0.2)
+    assert session.match.names[0] == "Eva"
+    assert session.match.rules == Rules.preset("clasico")
+    assert launched[0].speed == 0.2
+
+
+def test_play_resume_continues_the_saved_match(launched: list[ChinchonApp]) -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
+    session.play(Draw("stock"), 0)
+    result = CliRunner().invoke(cli, ["play", "--resume", "--lang", "en", "--speed", "0"])
+    assert result.exit_code == 0, result.output
+    resumed = launched[0].session
+    assert resumed.match.record() == session.match.record()
+    assert launched[0].speed == 0
+
+
+def test_resume_without_a_saved_match_is_an_error() -> None:
+    result = CliRunner().invoke(cli, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert "there is no unfinished match to resume" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "5"], "the fournier rules play with 2 to 4 players, not 5"),
+        (["--players", "3", "--bots", "easy,hard,medium"], "give one level per opponent (2 opponents), not 3"),
+        (["--bots", "champion"], "unknown bot 'champion'"),
+        (["--speed", "-1"], "--speed must be 0 or more seconds"),
+    ],
+)
+def test_play_refuses_bad_options(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["play", *args, "--lang", "en"])
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert message in result.stderr
+
+
+# -- the rules --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_rules_command_prints_the_preset(preset: str) -> None:
+    result = CliRunner().invoke(cli, ["rules", preset, "--lang", "en"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    assert f"Rules: {preset}" in result.output
+    assert len(rules_paragraphs(Rules.preset(preset))) == 12
+
+
+def test_rules_say_what_the_options_make() -> None:
+    clasico = " ".join(rules_paragraphs(Rules.preset("clasico")))
+    assert "48 cards" in clasico
+    assert "may re-enter once" in clasico
+    assert "wins the match at once" in clasico
+    assert "At most 1 card may be left loose." in clasico
+    assert "There are no lay-offs" in clasico
+    polaco = " ".join(rules_paragraphs(Rules.preset("polaco")))
+    assert "any number of times" in polaco
+    assert "highest starts" in polaco
+    assert "1 chip" in polaco
+
+
+# -- snapshots ---------------------------------------------------------------------------------------
+
+
+def _snapshot_app(preset: str = "fournier") -> ChinchonApp:
+    decks = [DEAL_1, DEAL_2] if preset == "fournier" else [CLASICO_1, CLASICO_2]
+    scores = [95, 60] if preset == "fournier" else [98, 90]
+    return ChinchonApp(session_for(preset, decks, scores=scores))
+
+
+def test_snapshot_table(snap_compare: Any) -> None:
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_may_close(snap_compare: Any) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "d", "enter", "s")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_closing_options(snap_compare: Any) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "d", "enter", "s", "c")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_results(snap_compare: Any) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "d", "enter", "s", "c", "1")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_layoffs(snap_compare: Any) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "d", "enter", "s", "c", "1", "enter", "1")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_reentry(snap_compare: Any) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "s", "1", "enter", "enter")
+
+    assert snap_compare(_snapshot_app("clasico"), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_end(snap_compare: Any) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "s", "1", "enter", "enter", "y", "enter")
+
+    assert snap_compare(_snapshot_app("clasico"), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_help(snap_compare: Any) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "question_mark")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_table_in_arabic(snap_compare: Any) -> None:
+    set_language("ar")
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "d", "enter", "s")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_results_in_arabic(snap_compare: Any) -> None:
+    set_language("ar")
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "d", "enter", "s", "c", "1")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_help_in_arabic(snap_compare: Any) -> None:
+    set_language("ar")
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press(pilot, "question_mark")
+
+    assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
