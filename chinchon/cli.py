@@ -485,6 +485,21 @@ def play(
     ChinchonApp(session).run()
 
 
+@app.command()
+def bench(
+    seconds: Annotated[float, typer.Option("--seconds", help="CPU seconds for each figure.")] = 2.0,
+    lang: LangOption = None,
+) -> None:
+    """The engine's own speed: solver, random play, copies and search (no peers needed)."""
+    _setup(lang, "fournier")
+    if not seconds > 0:
+        _fail(_("--seconds must be more than 0"))
+    from chinchon.benchmark import own_figures
+
+    for name, value, unit in own_figures(seconds):
+        typer.echo(f"{name:48} {value:12,.2f} {unit}")
+
+
 def main() -> None:
     """Run the ``chinchon`` program (the console script and ``python -m chinchon``)."""
     app(prog_name="chinchon")
