@@ -1,0 +1,788 @@
+"""A reinforcement-learning environment for Chinchón: PettingZoo's AEC API over a :class:`~chinchon.game.Match`.
+
+Needs the optional extra ``rl``: ``pip install 'chinchon[rl]'`` (pettingzoo,
+gymnasium, numpy). One episode is one whole match; the agents are the seats,
+``player_0`` ... ``player_{N-1}``, taking turns as the engine says.
+
+>>> from chinchon.env import env
+>>> game = env(rules="fournier", players=2)
+>>> game.reset(seed=1)
+>>> observation, reward, terminated, truncated, info = game.last()
+>>> observation["observation"].shape, int(observation["action_mask"].sum())
+((650,), 2)
+
+**Cards** are numbered by kind, whatever the rules: the index of the card's
+rank and suit in the ``french52`` deck (``rules.cards(decks=1)`` of
+``Rules(deck="french52", jokers=1)``): ``13 * suit + rank - 1`` with the
+suits oros ♦, copas ♥, espadas ♠, bastos ♣ and the ranks A = 1 ... K = 13;
+the joker is 52. A Spanish deck leaves the kinds of its missing ranks
+unused, and the copies of a card in a two-deck game share one number.
+:data:`CARD_KINDS` is 53.
+
+**Actions** are one ``Discrete`` space, the same for every rule set and
+number of players:
+
+======================  ==================================================
+index                   action
+======================  ==================================================
+0                       draw from the stock
+1                       draw from the discard pile
+2 + k (2-54)            discard card kind ``k``
+55 + k (55-107)         close, putting kind ``k`` face down and showing
+                        the best arrangement of the rest (``Close(card)``)
+108, 109                re-entry: yes, no
+======================  ==================================================
+
+With ``interactive_showdown=True`` the seats also play the showdown after a
+close, and 1274 actions follow (1384 in all):
+
+======================  ==================================================
+110                     pass (no more lay-offs this turn)
+111                     show the best arrangement of the hand (the first
+                        ``Show`` of the legal actions: fewest loose points)
+112 + 24 k + j          lay off card kind ``k`` onto table meld ``j``
+                        (``0 <= j < 24``: :data:`MAX_TABLE_MELDS`, the most
+                        melds a table can hold: 8 seats with 10-card hands)
+======================  ==================================================
+
+Without it the engine plays every showdown decision
+(:meth:`~chinchon.game.Match.resolve_showdown`: each seat leaves itself the
+fewest loose points). ``action_mask`` marks the legal actions; a
+``TerminateIllegalWrapper`` ends the episode on an illegal one (reward -1).
+
+**Observations** are a ``Dict``: ``observation``, a float32 vector encoding
+the seat's :class:`~chinchon.game.Observation` and nothing else (see
+:func:`encode_observation` and :func:`observation_layout` for every block),
+and ``action_mask``, an int8 vector over the actions.
+
+**Rewards**: ``reward="match"`` (the default) gives +1 to the winner and -1
+to every other seat when the match is decided for it; ``reward="hand"`` gives
+each seat, at the end of every hand, minus the points that hand adds to its
+total (−10 for a clean close gives +10). ``max_turns`` truncates an episode
+after that many actions. ``reset(seed=s)`` plays ``Match(players, rules,
+seed=s)``; a later ``reset()`` without a seed plays seed ``s + 1``, and so on.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("chinchon.env needs the optional extra rl: pip install 'chinchon[rl]'") from exc
+
+from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
+from chinchon.cards import Card
+from chinchon.errors import N_, ChinchonError
+from chinchon.game import Match, Observation, Phase
+from chinchon.i18n import _, ngettext
+from chinchon.rules import Rules
+
+__all__ = [
+    "ACTIONS",
+    "ACTIONS_INTERACTIVE",
+    "CARD_KINDS",
+    "CLOSE",
+    "DISCARD",
+    "DRAW_DISCARD",
+    "DRAW_STOCK",
+    "LAYOFF",
+    "MAX_TABLE_MELDS",
+    "PASS",
+    "REENTER_NO",
+    "REENTER_YES",
+    "SHOW",
+    "BotOpponentsEnv",
+    "EnvError",
+    "action_index",
+    "action_mask",
+    "card_kind",
+    "encode_observation",
+    "env",
+    "kind_card",
+    "observation_layout",
+    "raw_env",
+]
+
+Vector = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+ObservationDict = dict[str, Any]
+ActionNumber = int | np.integer[Any] | None
+
+
+class EnvError(ChinchonError):
+    """A bad parameter of the environment, or an action that is not legal."""
+
+
+# -- card kinds ------------------------------------------------------------------------------
+
+_KINDS: tuple[Card, ...] = tuple(dict.fromkeys(Rules(deck="french52", jokers=1).cards(decks=1)))
+_KIND_OF: dict[Card, int] = {card: i for i, card in enumerate(_KINDS)}
+
+CARD_KINDS = len(_KINDS)
+"""The number of card kinds: 52 ranks and suits, and the joker (53)."""
+
+
+def card_kind(card: Card) -> int:
+    """The number of a card's kind (0-52), the same under every rule set."""
+    return _KIND_OF[card]
+
+
+def kind_card(kind: int) -> Card:
+    """The card of a kind number."""
+    return _KINDS[kind]
+
+
+# -- actions ----------------------------------------------------------------------------------
+
+DRAW_STOCK = 0
+"""Draw from the stock."""
+DRAW_DISCARD = 1
+"""Draw from the discard pile."""
+DISCARD = 2
+"""``DISCARD + k`` discards card kind ``k``."""
+CLOSE = DISCARD + CARD_KINDS
+"""``CLOSE + k`` closes, putting kind ``k`` face down, with the best arrangement of the rest."""
+REENTER_YES = CLOSE + CARD_KINDS
+"""Re-enter the match."""
+REENTER_NO = REENTER_YES + 1
+"""Stay out of the match."""
+ACTIONS = REENTER_NO + 1
+"""The number of actions without an interactive showdown (110)."""
+PASS = ACTIONS
+"""Make no more lay-offs in this turn of the showdown."""
+SHOW = PASS + 1
+"""Show the best arrangement of the hand in the showdown."""
+LAYOFF = SHOW + 1
+"""``LAYOFF + MAX_TABLE_MELDS * k + j`` lays off card kind ``k`` onto table meld ``j``."""
+MAX_TABLE_MELDS = 24
+"""The most melds on the table after a close: 8 seats with 10-card hands, 3 melds each."""
+ACTIONS_INTERACTIVE = LAYOFF + CARD_KINDS * MAX_TABLE_MELDS
+"""The number of actions with an interactive showdown (1384)."""
+
+_STOCK = Draw("stock")
+_PILE = Draw("discard")
+
+
+def action_index(action: Action) -> int:
+    """The number of an action; every ``Close`` of a discard, and every ``Show``, share one number.
+
+    Raises:
+        EnvError: a lay-off onto a meld beyond :data:`MAX_TABLE_MELDS`, or not an action.
+    """
+    if isinstance(action, Draw):
+        return DRAW_STOCK if action.source == "stock" else DRAW_DISCARD
+    if isinstance(action, Discard):
+        return DISCARD + _KIND_OF[action.card]
+    if isinstance(action, Close):
+        return CLOSE + _KIND_OF[action.discard]
+    if isinstance(action, ReEnter):
+        return REENTER_YES if action.accept else REENTER_NO
+    if isinstance(action, Pass):
+        return PASS
+    if isinstance(action, Show):
+        return SHOW
+    if isinstance(action, LayOff) and 0 <= action.meld_index < MAX_TABLE_MELDS:
+        return LAYOFF + MAX_TABLE_MELDS * _KIND_OF[action.card] + action.meld_index
+    raise EnvError(N_("no action number for {action}"), action=action)
+
+
+def action_mask(observation: Observation, interactive_showdown: bool = False) -> Mask:
+    """The legal actions of the observing seat (none unless it is to move), as 0/1 over the action numbers."""
+    size = ACTIONS_INTERACTIVE if interactive_showdown else ACTIONS
+    mask = np.zeros(size, dtype=np.int8)
+    for action in observation.legal_actions:
+        index = action_index(action)
+        if index < size:
+            mask[index] = 1
+    return mask
+
+
+# -- observations -----------------------------------------------------------------------------
+
+MAX_COPIES = 8
+"""The most copies of one card kind in a game: 4 jokers a deck, two decks."""
+
+
+@dataclass(frozen=True)
+class _Layout:
+    blocks: dict[str, slice]
+    size: int
+    low: Vector
+    high: Vector
+
+
+_CARD_BLOCKS: tuple[tuple[str, bool, float], ...] = (
+    # name, one row per seat, highest value
+    ("hand", False, MAX_COPIES),
+    ("top_discard", False, 1),
+    ("discard_pile", False, MAX_COPIES),
+    ("discarded", True, MAX_COPIES),
+    ("known", True, MAX_COPIES),
+    ("table", True, MAX_COPIES),
+    ("unseen", False, MAX_COPIES),
+    ("deck", False, MAX_COPIES),
+    ("values", False, 40),
+)
+_SEAT_BLOCKS: tuple[tuple[str, float, float], ...] = (
+    ("hand_sizes", 0, 1),
+    ("scores", -10, 10),
+    ("in_deal", 0, 1),
+    ("to_move", 0, 1),
+)
+_PHASES = (Phase.DRAW, Phase.DISCARD, Phase.SHOWDOWN, Phase.OVER)
+
+
+@functools.cache
+def _layout(players: int) -> _Layout:
+    blocks: dict[str, slice] = {}
+    low: list[float] = []
+    high: list[float] = []
+    at = 0
+
+    def add(name: str, length: int, lo: float, hi: float) -> None:
+        nonlocal at
+        blocks[name] = slice(at, at + length)
+        low.extend([lo] * length)
+        high.extend([hi] * length)
+        at += length
+
+    for name, per_seat, most in _CARD_BLOCKS:
+        add(name, CARD_KINDS * (players if per_seat else 1), 0, most)
+    for name, lo, hi in _SEAT_BLOCKS:
+        add(name, players, lo, hi)
+    add("phase", len(_PHASES) + 1, 0, 1)
+    add("stock", 1, 0, 1)
+    return _Layout(blocks, at, np.array(low, dtype=np.float32), np.array(high, dtype=np.float32))
+
+
+def observation_layout(players: int) -> dict[str, slice]:
+    """Where each block of the observation vector lies, by name, for a number of seats.
+
+    Card blocks hold one value per card kind (:func:`card_kind`); the blocks
+    marked *per seat* hold one row of kinds per seat, and seat blocks one
+    value per seat, both in *relative* order: row 0 is the observing seat,
+    row ``i`` the seat ``i`` places after it in playing order.
+
+    ==============  =========  ==========================================================
+    block           size       values
+    ==============  =========  ==========================================================
+    hand            53         copies of each kind in the seat's hand
+    top_discard     53         1 for the kind on top of the discard pile
+    discard_pile    53         copies of each kind in the face-up discard pile
+    discarded       53 × N     per seat: times it discarded each kind this deal
+                               (at most 8), whatever became of the card
+    known           53 × N     per seat: copies known to all to be in its hand, the
+                               cards it took from the discard pile and holds; every
+                               hand once the deal is over
+    table           53 × N     per seat: copies in the melds it owns on the table
+    unseen          53         copies the seat has not seen where they are: the game's
+                               cards less its hand, the discard pile, the table and
+                               the other seats' known cards
+    deck            53         copies of each kind in the game (the rules' deck)
+    values          53         each kind's loose value under the rules / 25 (0 off
+                               the deck)
+    hand_sizes      N          cards in each seat's hand / 11
+    scores          N          each total / the rules' limit, within -10 ... 10
+    in_deal         N          1 if the seat plays the current deal
+    to_move         N          1 for the seat to act
+    phase           5          one-hot draw, discard, showdown, over; then 1 while a
+                               re-entry is being decided
+    stock           1          cards in the stock / cards in the game
+    ==============  =========  ==========================================================
+    """
+    return dict(_layout(players).blocks)
+
+
+@functools.cache
+def _rule_planes(rules: Rules, decks: int) -> tuple[npt.NDArray[np.int64], Vector]:
+    copies = np.zeros(CARD_KINDS, dtype=np.int64)
+    for card in rules.cards(decks=decks):
+        copies[_KIND_OF[card]] += 1
+    values = np.zeros(CARD_KINDS, dtype=np.float32)
+    for kind, card in enumerate(_KINDS):
+        if rules.has_card(card):
+            values[kind] = min(rules.value(card) / 25, 40)
+    return copies, values
+
+
+def encode_observation(observation: Observation) -> Vector:
+    """The observation as a fixed-size float32 vector (the blocks of :func:`observation_layout`).
+
+    Built from the :class:`~chinchon.game.Observation` alone, so it holds
+    only what the seat may know.
+    """
+    obs = observation
+    players = obs.players
+    me = obs.seat
+    layout = _layout(players)
+    blocks = layout.blocks
+    kinds = _KIND_OF
+    K = CARD_KINDS
+    over = obs.phase is Phase.OVER
+
+    hand = blocks["hand"].start
+    indices = [hand + kinds[card] for card in obs.hand]
+    pile = blocks["discard_pile"].start
+    indices.extend(pile + kinds[card] for card in obs.discard_pile)
+    top = obs.top_discard
+    if top is not None:
+        indices.append(blocks["top_discard"].start + kinds[top])
+    discarded = blocks["discarded"].start
+    for (seat, card), times in Counter(obs.discards).items():
+        indices.extend([discarded + (seat - me) % players * K + kinds[card]] * min(times, MAX_COPIES))
+    known = blocks["known"].start
+    held: Iterable[tuple[int, Sequence[Card]]] = enumerate(obs.revealed if over and obs.revealed else obs.taken)
+    for seat, cards in held:
+        row = known + (seat - me) % players * K
+        indices.extend(row + kinds[card] for card in cards)
+    table = blocks["table"].start
+    for meld in obs.table:
+        row = table + (meld.owner - me) % players * K
+        indices.extend(row + kinds[card] for card in meld.cards)
+
+    counts = np.bincount(np.array(indices, dtype=np.int64), minlength=layout.size)
+    np.minimum(counts, MAX_COPIES, out=counts)
+    copies, values = _rule_planes(obs.rules, obs.decks)
+    others_known = counts[blocks["known"]].reshape(players, K)[1:].sum(axis=0)
+    on_table = counts[blocks["table"]].reshape(players, K).sum(axis=0)
+    unseen = copies - counts[blocks["hand"]] - counts[blocks["discard_pile"]] - on_table - others_known
+    out = counts.astype(np.float32)
+    out[blocks["unseen"]] = np.maximum(unseen, 0)
+    out[blocks["deck"]] = copies
+    out[blocks["values"]] = values
+
+    sizes = blocks["hand_sizes"].start
+    scores = blocks["scores"].start
+    in_deal = blocks["in_deal"].start
+    limit = obs.rules.limit
+    for seat in range(players):
+        rel = (seat - me) % players
+        out[sizes + rel] = min(obs.hand_sizes[seat] / 11, 1.0)
+        if obs.scores:
+            out[scores + rel] = min(max(obs.scores[seat] / limit, -10.0), 10.0)
+    for seat in obs.seats:
+        out[in_deal + (seat - me) % players] = 1
+    if obs.to_move is not None:
+        out[blocks["to_move"].start + (obs.to_move - me) % players] = 1
+    phase = blocks["phase"].start
+    out[phase + _PHASES.index(obs.phase)] = 1
+    if obs.reentry_pending:
+        out[phase + len(_PHASES)] = 1
+    cards_in_game = int(copies.sum())
+    out[blocks["stock"].start] = min(obs.stock_size / cards_in_game, 1.0)
+    return out
+
+
+# -- the AEC environment ----------------------------------------------------------------------
+
+
+def _rules_of(rules: Rules | str) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    raise EnvError(N_("rules: expected a Rules value or a preset name, got {value}"), value=repr(rules))
+
+
+class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
+    """Chinchón as a PettingZoo AEC environment: one episode is one match.
+
+    ``rules`` is a :class:`~chinchon.rules.Rules` value or a preset name;
+    ``players`` the number of seats (2-8, as the rules allow); ``reward``
+    ``"match"`` or ``"hand"``; ``interactive_showdown`` lets the seats play the
+    showdown; ``max_turns`` truncates an episode after that many actions;
+    ``render_mode`` is ``"human"`` (print), ``"ansi"`` (return the text) or
+    ``None``. See the module documentation for the spaces.
+
+    Raises:
+        EnvError: a bad parameter.
+        RulesError: the rules do not allow this many players.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo declares it an instance variable
+        "name": "chinchon_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | str = "fournier",
+        players: int = 2,
+        *,
+        reward: Literal["match", "hand"] = "match",
+        interactive_showdown: bool = False,
+        max_turns: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.rules = _rules_of(rules)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise EnvError(N_("players: expected a number of seats, got {value}"), value=repr(players))
+        self.rules.decks_for(players)
+        if reward not in ("match", "hand"):
+            raise EnvError(N_("reward: expected 'match' or 'hand', got {value}"), value=repr(reward))
+        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1):
+            raise EnvError(
+                N_("max_turns: expected a positive whole number or none, got {value}"), value=repr(max_turns)
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise EnvError(
+                N_("render_mode: expected one of {known}, got {value}"),
+                known=", ".join(self.metadata["render_modes"]),
+                value=repr(render_mode),
+            )
+        self.players = players
+        self.reward: Literal["match", "hand"] = reward
+        self.interactive_showdown = bool(interactive_showdown)
+        self.max_turns = max_turns
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        layout = _layout(players)
+        size = ACTIONS_INTERACTIVE if self.interactive_showdown else ACTIONS
+        self._observation_spaces = {
+            agent: gymnasium.spaces.Dict(
+                {
+                    "observation": gymnasium.spaces.Box(layout.low, layout.high, dtype=np.float32),
+                    "action_mask": gymnasium.spaces.Box(0, 1, (size,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {agent: gymnasium.spaces.Discrete(size) for agent in self.possible_agents}
+        self._next_seed: int | None = None
+        self.seed: int | None = None
+        """The seed of the current match."""
+        self._results = 0
+        self._cut_short = False
+        self.match: Match | None = None
+        self.turns = 0
+        self.agents = []
+        self._views: dict[int, Observation] = {}
+        self._legal: tuple[str, dict[int, Action]] | None = None
+
+    # -- spaces --------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[ObservationDict]:
+        """The ``Dict`` space of an agent's observations (the same object on every call)."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[ActionNumber]:
+        """The ``Discrete`` space of an agent's actions (the same object on every call)."""
+        return self._action_spaces[agent]
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    def seat(self, agent: str) -> int:
+        """The seat of an agent."""
+        return self._seat_of[agent]
+
+    def agent(self, seat: int) -> str:
+        """The agent of a seat."""
+        return self.possible_agents[seat]
+
+    def _match(self) -> Match:
+        if self.match is None:
+            raise EnvError(N_("call reset() before playing"))
+        return self.match
+
+    def view(self, agent: str) -> Observation:
+        """What an agent's seat observes now, as the engine's :class:`~chinchon.game.Observation` (for bots)."""
+        seat = self._seat_of[agent]
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self._match().observation(seat)
+        return view
+
+    # -- the episode -------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new match: ``Match(players, rules, seed)``, the seed following on from the last one given."""
+        if seed is None:
+            seed = self._next_seed if self._next_seed is not None else random.SystemRandom().getrandbits(63)
+        self._next_seed = seed + 1
+        self.seed = seed
+        self.match = Match(self.players, self.rules, seed=seed)
+        self.turns = 0
+        self._results = 0
+        self._cut_short = False
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        vars(self).pop("_skip_agent_selection", None)
+        self._changed()
+        self.agent_selection = self._mover()
+
+    def _mover(self) -> str:
+        seat = self._match().to_move
+        return self.possible_agents[seat if seat is not None else 0]
+
+    def _changed(self) -> None:
+        self._views.clear()
+        self._legal = None
+
+    def legal_actions(self) -> dict[int, Action]:
+        """The legal actions of the agent to move, by number: what each number plays."""
+        agent = self.agent_selection
+        if self._legal is None or self._legal[0] != agent:
+            match = self._match()
+            legal: dict[int, Action] = {}
+            if not match.over and agent == self._mover() and not (self.terminations[agent] or self.truncations[agent]):
+                for action in match.legal_actions():
+                    index = action_index(action)
+                    # The first close of a discard has the best arrangement; the first show too.
+                    legal.setdefault(index, action)
+            self._legal = (agent, legal)
+        return self._legal[1]
+
+    def observe(self, agent: str) -> ObservationDict:
+        """An agent's observation: ``{"observation": vector, "action_mask": mask}``."""
+        view = self.view(agent)
+        return {
+            "observation": encode_observation(view),
+            "action_mask": action_mask(view, self.interactive_showdown),
+        }
+
+    def step(self, action: ActionNumber) -> None:
+        """Play the agent to move's action (``None`` for an agent whose episode has ended).
+
+        Raises:
+            IllegalAction: the action is not legal for the agent to move.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match = self._match()
+        index = int(action) if action is not None else -1
+        move = self.legal_actions().get(index)
+        if move is None:
+            raise IllegalAction(N_("action {index} is not legal for {agent} here"), index=action, agent=agent)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        match.apply(move)
+        self.turns += 1
+        if not self.interactive_showdown and not match.over and not match.reentry_pending:
+            match.resolve_showdown()
+        self._changed()
+        self._score(match)
+        if self.max_turns is not None and self.turns >= self.max_turns and not match.over:
+            self._cut_short = True
+            for other in self.agents:
+                if not self.terminations[other]:
+                    self.truncations[other] = True
+        if not match.over:
+            self.agent_selection = self._mover()
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _score(self, match: Match) -> None:
+        if self.reward == "hand":
+            for result in match.results[self._results :]:
+                for agent in self.agents:
+                    self.rewards[agent] += float(-result.points[self._seat_of[agent]])
+        self._results = len(match.results)
+        playing = set(match.active) | set(match.reentry_pending) | set(match.deal.seats)
+        for agent in self.agents:
+            if self.terminations[agent] or self.truncations[agent]:
+                continue
+            seat = self._seat_of[agent]
+            if match.over or seat not in playing:
+                self.terminations[agent] = True
+                if self.reward == "match":
+                    self.rewards[agent] += 1.0 if seat == match.winner else -1.0
+
+    # -- showing ---------------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        """The table as the agent to move sees it: printed (``"human"``) or returned (``"ansi"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = self._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _text(self) -> str:
+        match = self._match()
+        agent = self.agent_selection
+        view = self.view(agent)
+        names = self.possible_agents
+        lines = [_("Deal {number}: {player} to move").format(number=len(match.deals), player=agent)]
+        lines.append(
+            _("Totals: {totals}").format(totals=", ".join(f"{names[s]} {match.scores[s]}" for s in range(self.players)))
+        )
+        pile = len(view.discard_pile)
+        if view.top_discard is None:
+            lines.append(_("Discard pile: empty"))
+        else:
+            lines.append(
+                ngettext(
+                    "Discard pile: {card} on top, {count} card", "Discard pile: {card} on top, {count} cards", pile
+                ).format(card=view.top_discard, count=pile)
+            )
+        stock = view.stock_size
+        lines.append(ngettext("Stock: {count} card", "Stock: {count} cards", stock).format(count=stock))
+        sizes = ", ".join(f"{names[s]} {view.hand_sizes[s]}" for s in view.seats)
+        lines.append(_("Cards in hand: {sizes}").format(sizes=sizes))
+        if view.table:
+            lines.append(_("Melds: {melds}").format(melds=" ".join(str(meld) for meld in view.table)))
+        lines.append(_("Hand of {player}: {cards}").format(player=agent, cards=" ".join(map(str, view.hand))))
+        if match.over and match.winner is not None:
+            lines.append(_("Winner: {name}").format(name=names[match.winner]))
+        elif self._cut_short:
+            lines.append(
+                ngettext(
+                    "The match was cut short after {count} action.",
+                    "The match was cut short after {count} actions.",
+                    self.turns,
+                ).format(count=self.turns)
+            )
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Release nothing: the environment holds no outside resources."""
+
+
+def env(
+    rules: Rules | str = "fournier",
+    players: int = 2,
+    *,
+    reward: Literal["match", "hand"] = "match",
+    interactive_showdown: bool = False,
+    max_turns: int | None = None,
+    render_mode: str | None = None,
+) -> AECEnv[str, ObservationDict, ActionNumber]:
+    """The environment with PettingZoo's usual wrappers: an illegal action ends the episode (reward -1
+    to the agent that played it), actions out of the space and calls out of order are refused.
+
+    Raises:
+        EnvError: a bad parameter.
+        RulesError: the rules do not allow this many players.
+    """
+    game: AECEnv[str, ObservationDict, ActionNumber] = raw_env(
+        rules,
+        players,
+        reward=reward,
+        interactive_showdown=interactive_showdown,
+        max_turns=max_turns,
+        render_mode=render_mode,
+    )
+    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
+    game = wrappers.AssertOutOfBoundsWrapper(game)
+    return wrappers.OrderEnforcingWrapper(game)
+
+
+# -- one learner against bots -----------------------------------------------------------------
+
+
+class BotOpponentsEnv(gymnasium.Env[ObservationDict, ActionNumber]):
+    """A single-agent Gymnasium environment: one seat learns, bots play the others.
+
+    ``opponents`` is a bot name for every other seat (see
+    :func:`chinchon.bots.make_bot`) or one name per other seat; ``seat`` is
+    the learner's seat. The other parameters are those of :class:`raw_env`.
+    An episode ends when the match is over for the learner. ``action_masks()``
+    gives the legal actions (as ``sb3_contrib``'s ``MaskablePPO`` asks).
+
+    Raises:
+        EnvError: a bad parameter.
+        BotError: an unknown bot.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - as Gymnasium declares it
+
+    def __init__(
+        self,
+        rules: Rules | str = "fournier",
+        players: int = 2,
+        opponents: str | Sequence[str] = "simple",
+        *,
+        seat: int = 0,
+        reward: Literal["match", "hand"] = "match",
+        interactive_showdown: bool = False,
+        max_turns: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        from chinchon.bots import make_bot
+
+        self.game = raw_env(
+            rules,
+            players,
+            reward=reward,
+            interactive_showdown=interactive_showdown,
+            max_turns=max_turns,
+            render_mode=render_mode,
+        )
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise EnvError(
+                N_("seat: expected a seat from 0 to {last}, got {value}"), last=players - 1, value=repr(seat)
+            )
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise EnvError(
+                N_("opponents: expected {count} bot names, got {value}"), count=players - 1, value=repr(opponents)
+            )
+        others = [s for s in range(players) if s != seat]
+        self.bots = {self.game.agent(s): make_bot(name) for s, name in zip(others, names, strict=True)}
+        self.learner = self.game.agent(seat)
+        self.observation_space = self.game.observation_space(self.learner)
+        self.action_space = self.game.action_space(self.learner)
+        self.render_mode = render_mode
+        self._bot_rng = random.Random(0)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObservationDict, dict[str, Any]]:
+        """Start a match and play the bots up to the learner's first decision."""
+        super().reset(seed=seed)
+        self.game.reset(seed=seed)
+        self._bot_rng = random.Random(self.game.seed)
+        observation, _reward, _terminated, _truncated, info = self._play_bots()
+        return observation, info
+
+    def _play_bots(self) -> tuple[ObservationDict, float, bool, bool, dict[str, Any]]:
+        """Play the bots until the learner is to move or its episode has ended; then the learner's ``last()``."""
+        game = self.game
+        while game.agent_selection != self.learner:
+            agent = game.agent_selection
+            if game.terminations[agent] or game.truncations[agent]:
+                game.step(None)
+            else:
+                view = game.view(agent)
+                game.step(action_index(self.bots[agent].choose(view, view.legal_actions, self._bot_rng)))
+        observation, reward, terminated, truncated, info = game.last()
+        assert observation is not None
+        return observation, float(reward), terminated, truncated, info
+
+    def step(self, action: ActionNumber) -> tuple[ObservationDict, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the bots' up to its next decision."""
+        self.game.step(action)
+        return self._play_bots()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal actions, as booleans."""
+        return action_mask(self.game.view(self.learner), self.game.interactive_showdown).astype(bool)
+
+    def render(self) -> str | None:
+        """The table, as :meth:`raw_env.render` shows it."""
+        return self.game.render()

@@ -1,0 +1,417 @@
+"""The reinforcement-learning environment: PettingZoo's API tests, numbering, hidden cards, rewards, seeding."""
+
+from __future__ import annotations
+
+import inspect
+import random
+import warnings
+from collections.abc import Iterator
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
+
+from chinchon import Card, Rules
+from chinchon.actions import Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
+from chinchon.bots import make_bot
+from chinchon.cards import JOKER, Rank, Suit
+from chinchon.env import (
+    ACTIONS,
+    ACTIONS_INTERACTIVE,
+    CARD_KINDS,
+    CLOSE,
+    DISCARD,
+    LAYOFF,
+    MAX_TABLE_MELDS,
+    PASS,
+    REENTER_NO,
+    REENTER_YES,
+    SHOW,
+    BotOpponentsEnv,
+    EnvError,
+    action_index,
+    action_mask,
+    card_kind,
+    encode_observation,
+    env,
+    kind_card,
+    observation_layout,
+    raw_env,
+)
+from chinchon.game import Match, Observation, Phase
+from chinchon.i18n import set_language
+from tests.test_observation import play_to_random_point, redeal_hidden
+
+CONFIGS = [(preset, players) for preset in Rules.presets() for players in sorted({2, Rules.preset(preset).max_players})]
+
+
+def closer_first(mask: np.ndarray, rng: np.random.Generator, closing: float = 0.8) -> int:
+    """A random legal action, but mostly a close when one is legal (so that deals end)."""
+    legal = np.flatnonzero(mask)
+    closes = legal[(legal >= CLOSE) & (legal < CLOSE + CARD_KINDS)]
+    if len(closes) and rng.random() < closing:
+        return int(rng.choice(closes))
+    return int(rng.choice(legal))
+
+
+def play(game: raw_env, rng: np.random.Generator, closing: float = 0.8) -> Iterator[tuple[str, dict, float]]:
+    """Play one episode of masked random actions; yield each live agent's (agent, observation, reward)."""
+    while game.agents:
+        agent = game.agent_selection
+        observation, reward, terminated, truncated, _info = game.last()
+        assert observation is not None
+        yield agent, observation, reward
+        game.step(None if terminated or truncated else closer_first(observation["action_mask"], rng, closing))
+
+
+# -- PettingZoo's tests -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"rules": "fournier", "players": 2},
+        {"rules": "clasico", "players": 3, "reward": "hand"},
+        {"rules": "polaco", "players": 8, "interactive_showdown": True},
+    ],
+)
+def test_api_test(kwargs: dict) -> None:
+    with warnings.catch_warnings():
+        # A Dict observation with an action mask is PettingZoo's own convention for card games.
+        warnings.filterwarnings("ignore", "Observation space for each agent probably should be")
+        warnings.filterwarnings("ignore", "Observation is not a NumPy array")
+        api_test(env(max_turns=600, **kwargs), num_cycles=300)
+
+
+def test_seed_test() -> None:
+    seed_test(lambda: env("online", 3, max_turns=400), num_cycles=200)
+    seed_test(lambda: env("fournier", 2, interactive_showdown=True, max_turns=400), num_cycles=200)
+
+
+def test_render_test() -> None:
+    set_language("en")
+    render_test(lambda render_mode=None: env(players=3, render_mode=render_mode, max_turns=50))
+
+
+def test_the_parallel_conversion_does_not_apply_but_the_turn_based_one_does() -> None:
+    # Only one seat acts at a time, so the cycle-wise conversion is refused ...
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(env())
+    # ... and the turn-based one, where only the seat to move's action counts, passes the parallel API test.
+    parallel_api_test(turn_based_aec_to_parallel(env("clasico", 3, max_turns=300)), num_cycles=300)
+
+
+# -- numbering ----------------------------------------------------------------------------------
+
+
+def test_the_numbering() -> None:
+    assert (CARD_KINDS, ACTIONS, ACTIONS_INTERACTIVE) == (53, 110, 1384)
+    assert card_kind(Card(Rank.ACE, Suit.OROS)) == 0
+    assert card_kind(Card(Rank.KING, Suit.BASTOS)) == 51
+    assert card_kind(JOKER) == 52
+    assert [kind_card(k) for k in range(52)] == Rules(deck="french52").cards(decks=1)
+    assert all(card_kind(kind_card(k)) == k for k in range(CARD_KINDS))
+    seven = Card.parse("7♥")
+    assert action_index(Draw("stock")) == 0 and action_index(Draw("discard")) == 1
+    assert action_index(Discard(seven)) == DISCARD + 13 + 6 == 21
+    assert action_index(Close(seven)) == action_index(Close(seven, ((seven,),))) == CLOSE + 19
+    assert (action_index(ReEnter(True)), action_index(ReEnter(False))) == (REENTER_YES, REENTER_NO) == (108, 109)
+    assert (action_index(Pass()), action_index(Show(()))) == (PASS, SHOW) == (110, 111)
+    assert action_index(LayOff(seven, 5)) == LAYOFF + MAX_TABLE_MELDS * 19 + 5
+    assert action_index(LayOff(JOKER, MAX_TABLE_MELDS - 1)) == ACTIONS_INTERACTIVE - 1
+    with pytest.raises(EnvError):
+        action_index(LayOff(seven, MAX_TABLE_MELDS))
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_the_mask_is_the_legal_actions_and_each_number_plays_one(interactive: bool) -> None:
+    rng = np.random.default_rng(3)
+    showdowns = 0
+    for preset, players in [("fournier", 3), ("polaco", 5), ("clasico", 2)]:
+        game = raw_env(preset, players, interactive_showdown=interactive, max_turns=1500)
+        game.reset(seed=7)
+        for agent, observation, _reward in play(game, rng):
+            mask = observation["action_mask"]
+            legal = game.legal_actions()
+            if not (game.terminations[agent] or game.truncations[agent]):
+                assert sorted(legal) == list(np.flatnonzero(mask))
+                assert all(action_index(action) == index for index, action in legal.items())
+                showdowns += game.match.deal.phase is Phase.SHOWDOWN
+                assert game.match.deal.phase is not Phase.SHOWDOWN or interactive
+    assert showdowns > 0 or not interactive
+
+
+# -- observations -------------------------------------------------------------------------------
+
+
+def test_the_layout_covers_the_vector() -> None:
+    for players in range(2, 9):
+        blocks = observation_layout(players)
+        assert blocks["hand"].start == 0
+        assert all(a.stop == b.start for a, b in zip(list(blocks.values()), list(blocks.values())[1:], strict=False))
+        game = raw_env("polaco" if players > 4 else "fournier", players)
+        assert list(blocks.values())[-1].stop == game.observation_space("player_0")["observation"].shape[0]
+    assert raw_env().observation_space("player_0")["observation"].shape == (650,)
+
+
+def test_the_encoding_reads_only_an_observation() -> None:
+    parameters = inspect.signature(encode_observation).parameters
+    assert list(parameters) == ["observation"] and parameters["observation"].annotation in ("Observation", Observation)
+    assert list(inspect.signature(action_mask).parameters) == ["observation", "interactive_showdown"]
+
+
+def test_the_blocks_say_what_the_seat_sees() -> None:
+    game = raw_env("fournier", 3)
+    game.reset(seed=4)
+    match = game.match
+    assert match is not None
+    seat = match.to_move
+    assert seat is not None
+    view = match.observation(seat)
+    vector = game.observe(game.agent(seat))["observation"]
+    assert np.array_equal(vector, encode_observation(view))
+    blocks = observation_layout(3)
+    hand = vector[blocks["hand"]]
+    assert hand.sum() == 7 and all(hand[card_kind(card)] == 1 for card in view.hand)
+    assert vector[blocks["top_discard"]][card_kind(match.deal.discard_pile[-1])] == 1
+    assert vector[blocks["to_move"]].tolist() == [1, 0, 0]
+    assert vector[blocks["phase"]].tolist() == [1, 0, 0, 0, 0]
+    deck = vector[blocks["deck"]]
+    assert deck.sum() == 40 and deck[card_kind(Card.parse("8♦"))] == 0
+    unseen = vector[blocks["unseen"]]
+    assert unseen.sum() == 40 - 7 - 1
+    assert vector[blocks["values"]][card_kind(Card.parse("K♣"))] == pytest.approx(10 / 25)
+    assert vector[blocks["stock"]][0] == pytest.approx((40 - 22) / 40)
+
+
+def test_hidden_cards_do_not_change_the_vector() -> None:
+    """Redealing every card hidden from a seat (other hands, stock, face-down card) leaves its vector as it was."""
+    rng = random.Random(5)
+    for preset in ("fournier", "online", "polaco"):
+        rules = Rules.preset(preset, jokers=2) if preset == "online" else Rules.preset(preset)
+        for trial in range(12):
+            players = rng.choice([2, 3, 4])
+            match = play_to_random_point(rules, players, seed=trial, steps=rng.randrange(300))
+            deal = match.deal
+            for seat in range(players):
+                extra = match.observation(seat)
+                before = encode_observation(deal.observation(seat))
+                for _ in range(2):
+                    changed = redeal_hidden(deal, seat, rng).observation(seat)
+                    assert np.array_equal(encode_observation(changed), before)
+                    assert np.array_equal(action_mask(changed, True), action_mask(deal.observation(seat), True))
+                    # With the match's part of the observation (totals, re-entries) added, as the environment sees it.
+                    pending = extra.reentry_pending
+                    seen = replace(changed, scores=extra.scores, active=extra.active, reentry_pending=pending)
+                    assert np.array_equal(encode_observation(seen), encode_observation(extra))
+
+
+def test_two_matches_with_different_hidden_cards_look_the_same() -> None:
+    """Two matches whose decks differ only in a card of the other hand and the stock's last card."""
+    rules = Rules()
+    deck = rules.cards()
+    random.Random(9).shuffle(deck)
+    other = list(deck)
+    other[13], other[39] = other[39], other[13]  # seat 1's last card and the bottom of the stock
+    hidden = {deck[13], deck[39]}
+    matches = [Match(2, rules, seed=0, first=0, decks=[d]) for d in (deck, other)]
+    rng = random.Random(2)
+    for _ in range(30):
+        seat = matches[0].to_move
+        assert seat == matches[1].to_move
+        views = [m.observation(0) for m in matches]
+        assert np.array_equal(encode_observation(views[0]), encode_observation(views[1]))
+        assert np.array_equal(action_mask(views[0]), action_mask(views[1]))
+        legal = [a for a in matches[0].legal_actions() if not isinstance(a, Close)]
+        if seat == 1:
+            legal = [
+                a for a in legal if isinstance(a, Draw) or (a in matches[1].legal_actions() and a.card not in hidden)
+            ]
+        action = rng.choice(legal)
+        for m in matches:
+            m.apply(action)
+    assert matches[0].deal.hand(1) != matches[1].deal.hand(1)
+
+
+# -- episodes, rewards and seeds ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+def test_random_episodes_under_every_preset(preset: str, players: int) -> None:
+    """Random masked actions; random play rarely closes, so max_turns cuts the episodes."""
+    rng = np.random.default_rng(players)
+    game = raw_env(preset, players, max_turns=120)
+    space = game.observation_space("player_0")
+    for episode in range(4):
+        game.reset(seed=episode)
+        for agent, observation, _reward in play(game, rng, closing=0.5):
+            assert space.contains(observation)
+            if not (game.terminations[agent] or game.truncations[agent]):
+                assert observation["action_mask"].any()
+        assert game.turns <= 120
+
+
+def bots_and_random(game: raw_env, rng: np.random.Generator) -> Iterator[tuple[str, dict, float]]:
+    """Play one episode: player_0 random masked actions, the other seats the simple bot."""
+    bot = make_bot("simple")
+    bot_rng = random.Random(0)
+    while game.agents:
+        agent = game.agent_selection
+        observation, reward, terminated, truncated, _info = game.last()
+        assert observation is not None
+        yield agent, observation, reward
+        if terminated or truncated:
+            game.step(None)
+        elif agent == "player_0":
+            game.step(closer_first(observation["action_mask"], rng))
+        else:
+            view = game.view(agent)
+            game.step(action_index(bot.choose(view, view.legal_actions, bot_rng)))
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+def test_whole_matches_under_every_preset(preset: str, players: int) -> None:
+    rng = np.random.default_rng(players)
+    ended = 0
+    # The engine's showdown search grows fast with the seats: with more than four and lay-offs, the seats play it.
+    many = players > 4 and Rules.preset(preset).layoffs
+    for episode in range(2):
+        interactive = episode == 1 or many
+        game = raw_env(preset, players, reward="match", interactive_showdown=interactive, max_turns=1500)
+        space = game.observation_space("player_0")
+        totals = dict.fromkeys(game.possible_agents, 0.0)
+        game.reset(seed=100 + episode)
+        for agent, observation, reward in bots_and_random(game, rng):
+            assert space.contains(observation)
+            totals[agent] += reward
+        match = game.match
+        assert match is not None
+        if match.over:
+            ended += 1
+            winner = game.agent(match.winner or 0)
+            assert totals == {agent: 1.0 if agent == winner else -1.0 for agent in totals}
+        else:
+            assert game.turns == 1500 and set(totals.values()) == {0.0}
+    assert ended
+
+
+def test_hand_rewards_are_minus_the_points() -> None:
+    rng = np.random.default_rng(1)
+    game = raw_env("fournier", 3, reward="hand", max_turns=5000)
+    for seed in range(3):
+        game.reset(seed=seed)
+        totals = dict.fromkeys(game.possible_agents, 0.0)
+        for agent, _observation, reward in bots_and_random(game, rng):
+            totals[agent] += reward
+        match = game.match
+        assert match is not None and match.over
+        # Fournier has no re-entry: a seat's total is the sum of what its hands added.
+        assert totals == {game.agent(s): -float(match.scores[s]) for s in range(3)}
+
+
+def test_an_eliminated_seat_leaves_before_the_match_ends() -> None:
+    rng = np.random.default_rng(0)
+    game = raw_env("fournier", 4, max_turns=10_000)
+    game.reset(seed=3)
+    left_early = []
+    for agent, _observation, _reward in bots_and_random(game, rng):
+        match = game.match
+        assert match is not None
+        if game.terminations[agent] and not match.over:
+            left_early.append(agent)
+    assert left_early
+
+
+def test_reentry_is_an_agent_decision() -> None:
+    rng = np.random.default_rng(2)
+    game = raw_env("online", 3, max_turns=10_000)
+    decisions = 0
+    for seed in range(4):
+        game.reset(seed=seed)
+        for _agent, observation, _reward in bots_and_random(game, rng):
+            if observation["action_mask"][REENTER_YES]:
+                assert np.flatnonzero(observation["action_mask"]).tolist() == [REENTER_YES, REENTER_NO]
+                assert observation["observation"][observation_layout(3)["phase"]][-1] == 1
+                decisions += 1
+    assert decisions
+
+
+def test_reset_with_a_seed_plays_that_match_and_repeats_exactly() -> None:
+    def trace(seed: int) -> list:
+        game = raw_env("polaco", 5, reward="hand", max_turns=800)
+        game.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        return [(agent, observation["observation"].tobytes(), reward) for agent, observation, reward in play(game, rng)]
+
+    assert trace(11) == trace(11)
+    assert trace(11) != trace(12)
+    game = raw_env("polaco", 5)
+    game.reset(seed=11)
+    assert game.match is not None and game.match.deal.deck == Match(5, Rules.preset("polaco"), seed=11).deal.deck
+    game.reset()
+    assert game.seed == 12
+
+
+def test_illegal_actions() -> None:
+    game = raw_env()
+    game.reset(seed=0)
+    with pytest.raises(IllegalAction):
+        game.step(DISCARD)  # one must draw first
+    wrapped = env()
+    wrapped.reset(seed=0)
+    first = wrapped.agent_selection
+    wrapped.step(DISCARD)
+    assert wrapped.terminations[first] and wrapped.rewards[first] == -1
+
+
+def test_bad_parameters() -> None:
+    with pytest.raises(EnvError, match="reward"):
+        raw_env(reward="points")  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="max_turns"):
+        raw_env(max_turns=0)
+    with pytest.raises(EnvError, match="render_mode"):
+        raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="players"):
+        raw_env("fournier", 5)
+    with pytest.raises(ValueError, match="preset"):
+        raw_env("canasta")
+
+
+def test_render_text() -> None:
+    set_language("en")
+    game = raw_env("fournier", 2, render_mode="ansi")
+    game.reset(seed=1)
+    text = game.render()
+    assert isinstance(text, str)
+    assert "Deal 1: player_" in text and "Stock: 25 cards" in text and "Totals: player_0 0, player_1 0" in text
+    hand = " ".join(map(str, game.view(game.agent_selection).hand))
+    assert f"Hand of {game.agent_selection}: {hand}" in text
+
+
+# -- one learner against bots -------------------------------------------------------------------
+
+
+def test_bot_opponents_env() -> None:
+    game = BotOpponentsEnv("clasico", 3, opponents=["simple", "random"], seat=1, reward="hand", max_turns=3000)
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        observation, _info = game.reset(seed=seed)
+        done = False
+        while not done:
+            assert game.game.agent_selection == "player_1"
+            assert game.observation_space.contains(observation)
+            assert np.array_equal(game.action_masks(), observation["action_mask"].astype(bool))
+            observation, _reward, terminated, truncated, _info = game.step(
+                closer_first(observation["action_mask"], rng, 1.0)
+            )
+            done = terminated or truncated
+    game.reset(seed=0)
+    with pytest.raises(IllegalAction):
+        game.step(REENTER_YES)
+    with pytest.raises(EnvError, match="opponents"):
+        BotOpponentsEnv("fournier", 3, opponents=["simple"])
