@@ -796,9 +796,11 @@ class Deal:
         self.closer = seat
         hand7 = self.hand(seat)
         self._chinchon = is_chinchon(hand7, rules)
+        self._untake(seat, cid)
         for meld in melds:
             for card in meld:
                 self._remove(seat, t.id_of[card])
+                self._untake(seat, t.id_of[card])
         self._clean = self.hand_size(seat) == 0
         open_melds = rules.layoffs and (not self._clean or rules.layoffs_on_clean_close)
         self.table = [TableMeld(seat, tuple(meld), open_melds) for meld in melds]
@@ -820,10 +822,16 @@ class Deal:
 
     # -- the showdown -----------------------------------------------------------------
 
+    def _untake(self, seat: int, cid: int) -> None:
+        taken = self._taken[seat]
+        if cid in taken:
+            taken.remove(cid)
+
     def _show(self, seat: int, melds: Sequence[tuple[Card, ...]]) -> None:
         for meld in melds:
             for card in meld:
                 self._remove(seat, self._t.id_of[card])
+                self._untake(seat, self._t.id_of[card])
             self.table.append(TableMeld(seat, tuple(meld), True))
         self._shown[seat] = True
 
@@ -884,6 +892,7 @@ class Deal:
             extended = meld_extensions(meld.cards, self.rules)[action.card]
             self.table[action.meld_index] = TableMeld(meld.owner, extended, meld.open)
             self._remove(seat, self._t.id_of[action.card])
+            self._untake(seat, self._t.id_of[action.card])
             self._added = True
             if is_run(extended, self.rules):
                 self._run_adds.add((seat, action.meld_index))
@@ -958,7 +967,9 @@ class Deal:
         """Play every open showdown decision, each seat choosing what leaves it the fewest loose points.
 
         Each seat assumes the later seats do the same; ties go to the first
-        choice in legal-action order. Does nothing outside a showdown.
+        choice in legal-action order. The search is exact up to
+        ``SHOWDOWN_SEARCH_NODES`` states (every 2- to 4-player showdown seen
+        so far), then greedy. Does nothing outside a showdown.
         """
         memo: dict[Any, tuple[int, ...]] = {}
         while self.phase is Phase.SHOWDOWN:
@@ -1086,8 +1097,25 @@ def _best_showdown_action(deal: Deal, memo: dict[Any, tuple[int, ...]]) -> Actio
     return best[1]
 
 
+SHOWDOWN_SEARCH_NODES = 20_000
+"""How many showdown states the exact search may visit before the rest are played greedily."""
+
+
+def _greedy_showdown_action(deal: Deal) -> Action:
+    """The best arrangement to show, else the dearest lay-off, else pass."""
+    actions = deal.legal_actions()
+    layoffs = [a for a in actions if isinstance(a, LayOff)]
+    if layoffs:
+        return max(layoffs, key=lambda a: (deal.rules.value(a.card), -a.meld_index))
+    return actions[0]
+
+
 def _showdown_outcome(deal: Deal, memo: dict[Any, tuple[int, ...]]) -> tuple[int, ...]:
-    """The loose points of every seat at the end, each seat minimising its own."""
+    """The loose points of every seat at the end, each seat minimising its own.
+
+    Past ``SHOWDOWN_SEARCH_NODES`` states (many seats, many lay-offs) a new
+    state is played out greedily instead, so that the search always ends soon.
+    """
     if deal.phase is not Phase.SHOWDOWN:
         assert deal.result is not None
         return deal.result.points
@@ -1097,6 +1125,13 @@ def _showdown_outcome(deal: Deal, memo: dict[Any, tuple[int, ...]]) -> tuple[int
         return cached
     seat = deal.to_move
     assert seat is not None
+    if len(memo) >= SHOWDOWN_SEARCH_NODES:
+        rollout = deal.copy(history=False)
+        while rollout.phase is Phase.SHOWDOWN:
+            rollout.apply_unchecked(_greedy_showdown_action(rollout))
+        assert rollout.result is not None
+        memo[key] = rollout.result.points
+        return rollout.result.points
     best: tuple[int, ...] | None = None
     for action in deal.legal_actions():
         child = deal.copy(history=False)
