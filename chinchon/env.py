@@ -47,13 +47,20 @@ close, and 1274 actions follow (1384 in all):
 
 Without it the engine plays every showdown decision
 (:meth:`~chinchon.game.Match.resolve_showdown`: each seat leaves itself the
-fewest loose points). ``action_mask`` marks the legal actions; a
-``TerminateIllegalWrapper`` ends the episode on an illegal one (reward -1).
+fewest loose points); that search grows fast with the seats, so tables of
+more than four with lay-offs are better played with it. ``action_mask``
+marks the legal actions; :func:`env`'s ``TerminateIllegalWrapper`` ends the
+episode on an illegal one (reward -1), and :class:`raw_env` raises
+:class:`~chinchon.actions.IllegalAction`.
 
 **Observations** are a ``Dict``: ``observation``, a float32 vector encoding
 the seat's :class:`~chinchon.game.Observation` and nothing else (see
 :func:`encode_observation` and :func:`observation_layout` for every block),
 and ``action_mask``, an int8 vector over the actions.
+
+**Agents** ``player_0`` ... act when the engine says (draws and discards,
+re-entry decisions, showdown decisions); a seat out of the match for good is
+terminated at once, the others when the match ends.
 
 **Rewards**: ``reward="match"`` (the default) gives +1 to the winner and -1
 to every other seat when the match is decided for it; ``reward="hand"`` gives

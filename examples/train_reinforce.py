@@ -1,7 +1,8 @@
 """Train a small policy-gradient agent against the ``simple`` bot, on the CPU, in a few minutes.
 
-The agent is a linear softmax policy over the legal actions (REINFORCE with
-a running baseline), written in numpy alone. It reads nothing but the
+The agent is a linear softmax policy over the legal actions, trained by
+REINFORCE (each hand's reward standardized by running statistics, one step
+every 8 hands), written in numpy alone. It reads nothing but the
 environment's observation vector and action mask: a few features of each
 legal action are computed from the vector's blocks (the hand, the top
 discard, the card values, the deck; see ``chinchon.env.observation_layout``),
@@ -76,7 +77,7 @@ def partner_matrix(deck: np.ndarray) -> np.ndarray:
 class Agent:
     """A linear softmax policy over per-action features, trained by REINFORCE."""
 
-    def __init__(self, rng: np.random.Generator, lr: float = 0.02, batch: int = 8) -> None:
+    def __init__(self, rng: np.random.Generator, lr: float = 0.05, batch: int = 8) -> None:
         self.theta = np.zeros(len(FEATURES))
         self.bias = np.zeros(ACTIONS)
         self.rng = rng
@@ -189,7 +190,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--block", type=int, default=100, help="matches between reports")
     parser.add_argument("--evaluate", type=int, default=200, help="greedy matches at the end")
-    parser.add_argument("--lr", type=float, default=0.02, help="learning rate")
+    parser.add_argument("--lr", type=float, default=0.05, help="learning rate")
     parser.add_argument("--batch", type=int, default=8, help="hands between updates")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)

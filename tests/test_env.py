@@ -8,11 +8,11 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
+pytest.importorskip("pettingzoo")  # the optional extra rl: pettingzoo, gymnasium, numpy
 
+import numpy as np
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 
