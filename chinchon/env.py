@@ -793,3 +793,27 @@ class BotOpponentsEnv(gymnasium.Env[ObservationDict, ActionNumber]):
     def render(self) -> str | None:
         """The table, as :meth:`raw_env.render` shows it."""
         return self.game.render()
+
+
+def env_steps_per_second(players: int = 2, seconds: float = 2.0, seed: int = 2026) -> float:
+    """Steps per second of random masked play (``last()`` and ``step()``), episodes cut at 400 actions."""
+    import time
+
+    game = raw_env(players=players, max_turns=400)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    episode = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        game.reset(seed=seed + episode)
+        episode += 1
+        for _agent in game.agent_iter():
+            observation, _reward, terminated, truncated, _info = game.last()
+            if terminated or truncated or observation is None:
+                game.step(None)
+            else:
+                game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+            if time.process_time() - start >= seconds:
+                break
+    return steps / max(time.process_time() - start, 1e-9)
