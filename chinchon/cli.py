@@ -19,7 +19,7 @@ from rich.text import Text
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
 from chinchon.game import Match
-from chinchon.i18n import _, for_terminal, is_rtl, ngettext, set_language, translate_error
+from chinchon.i18n import _, cannot_close_reason, for_terminal, is_rtl, ngettext, set_language, translate_error
 from chinchon.melds import Arrangement, ClosingOption, best_arrangement, best_discard, check_hand, closing_options
 from chinchon.record import loads
 from chinchon.record import replay as replay_record
@@ -167,17 +167,7 @@ def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, prese
         return
     options = closing_options(cards, rules)
     if not options:
-        if rules.close_max_loose_cards is None:
-            reason = _("This hand cannot close: every discard leaves more than {limit} points loose.")
-        else:
-            reason = ngettext(
-                "This hand cannot close: every discard leaves more than {limit} points "
-                "or more than {cards} card loose.",
-                "This hand cannot close: every discard leaves more than {limit} points "
-                "or more than {cards} cards loose.",
-                rules.close_max_loose_cards,
-            )
-        _line(console, reason, limit=rules.close_limit, cards=rules.close_max_loose_cards)
+        console.print(_styled(for_terminal(cannot_close_reason(rules.close_limit, rules.close_max_loose_cards))))
         best = best_discard(cards, rules)
         _line(console, _("Best discard: {card}"), card=best.discard)
         _print_arrangement(console, best.arrangement)

@@ -36,6 +36,7 @@ __all__ = [
     "LOCALE_DIR",
     "LanguageError",
     "_",
+    "cannot_close_reason",
     "card_name",
     "for_terminal",
     "get_language",
@@ -170,6 +171,21 @@ def translate_error(exc: ChinchonError) -> str:
 
 
 # -- card names ----------------------------------------------------------------------
+
+
+def cannot_close_reason(close_limit: int, close_max_loose_cards: int | None) -> str:
+    """Why a hand holding the card just drawn cannot close, in the current language."""
+    if close_max_loose_cards is None:
+        reason = _("This hand cannot close: every discard leaves more than {limit} points loose.")
+    else:
+        reason = ngettext(
+            "This hand cannot close: every discard leaves more than {limit} points "
+            "or more than {cards} card loose.",
+            "This hand cannot close: every discard leaves more than {limit} points "
+            "or more than {cards} cards loose.",
+            close_max_loose_cards,
+        )
+    return reason.format(limit=close_limit, cards=close_max_loose_cards)
 
 
 def suit_name(suit: Suit, deck: str = "spanish40") -> str:

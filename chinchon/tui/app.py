@@ -29,7 +29,7 @@ from textual.widgets import Static
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, ReEnter, Show
 from chinchon.cards import Card
 from chinchon.game import Observation, Phase, TableMeld
-from chinchon.i18n import _, is_rtl, ngettext, pgettext, translate_error
+from chinchon.i18n import _, cannot_close_reason, is_rtl, ngettext, pgettext, translate_error
 from chinchon.melds import best_discard
 from chinchon.rules import Rules
 from chinchon.tui.render import (
@@ -635,17 +635,7 @@ class TableScreen(Screen[None]):
         closes = [a for a in obs.legal_actions if isinstance(a, Close)]
         if not closes:
             rules = obs.rules
-            if rules.close_max_loose_cards is None:
-                reason = _("This hand cannot close: every discard leaves more than {limit} points loose.")
-            else:
-                reason = ngettext(
-                    "This hand cannot close: every discard leaves more than {limit} points "
-                    "or more than {cards} card loose.",
-                    "This hand cannot close: every discard leaves more than {limit} points "
-                    "or more than {cards} cards loose.",
-                    rules.close_max_loose_cards,
-                )
-            self._say(reason.format(limit=rules.close_limit, cards=rules.close_max_loose_cards))
+            self._say(cannot_close_reason(rules.close_limit, rules.close_max_loose_cards))
             return
         self.game.open_close_choice(closes, self.picked)
 
