@@ -47,6 +47,7 @@ __all__ = [
     "is_meld",
     "is_run",
     "layoff_options",
+    "loose_points",
     "meld_extensions",
     "normalize_meld",
     "solver_for",
@@ -159,7 +160,19 @@ class Solver:
                         found.append(sum(1 << (s * R + r) for s in chosen))
                 by_presence.append(tuple(found))
             self.sets.append(by_presence)
+        # The value of every natural meld of single cards, and the bits where a run of three may start.
+        self.meld_value: dict[int, int] = {}
+        for by_mask in self.runs:
+            for found_runs in by_mask:
+                for run in found_runs:
+                    self.meld_value[run] = self.mask_value(run)
+        for by_presence in self.sets:
+            for found_sets in by_presence:
+                for meld in found_sets:
+                    self.meld_value[meld] = self.mask_value(meld)
+        self.run_starts = sum(((1 << (R - 2)) - 1) << (s * R) for s in range(4)) if R >= 3 else 0
         self._best_cache: dict[int, tuple[_Key, tuple[int, ...]]] = {}
+        self._points_cache: dict[int, int] = {}
         self._close_cache: dict[int, bool] = {}
         # Fast paths for hands of single natural cards: a bit per card code,
         # the cards and the dearest card of each suit's rank mask.
@@ -291,6 +304,38 @@ class Solver:
                     found.append((left, count, len(found), option))
         found.sort()
         return [item[3] for item in found]
+
+    def closing_discards_single(self, mask: int) -> list[int]:
+        """The kinds a hand of distinct natural cards may close by discarding, each once, best first."""
+        rules = self.rules
+        limit = rules.close_limit
+        most_loose = rules.close_max_loose_cards
+        value_of = self.value_of
+        melds = self.melds_in(mask)
+        packings = [0, *(covered for _, covered in _disjoint_packings(melds))] if melds else [0]
+        found: list[tuple[int, int, int, int]] = []
+        for covered in packings:
+            loose = mask & ~covered
+            count = loose.bit_count() - 1
+            if most_loose is not None and count > most_loose:
+                continue
+            points, top = self.value_and_top(loose)
+            if points - top > limit:
+                continue
+            rest = loose
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                kind = low.bit_length() - 1
+                left = points - value_of[kind]
+                if left <= limit:
+                    found.append((left, count, len(found), kind))
+        found.sort()
+        kinds: list[int] = []
+        for item in found:
+            if item[3] not in kinds:
+                kinds.append(item[3])
+        return kinds
 
     def best_discard_single(self, mask: int) -> ClosingOption:
         """The discard that leaves the fewest loose points from a hand of distinct natural cards."""
@@ -426,7 +471,43 @@ class Solver:
 
     def best_points(self, m1: int, m2: int = 0, w: int = 0) -> int:
         """The fewest loose points of a hand."""
+        if not m2 and not w:
+            points = self._points_cache.get(m1)
+            if points is None:
+                points = self.points_single(m1)
+                if len(self._points_cache) > 200_000:
+                    self._points_cache.clear()
+                self._points_cache[m1] = points
+            return points
         return self.best(m1, m2, w)[0][0]
+
+    def points_single(self, mask: int) -> int:
+        """The fewest loose points of a hand of distinct natural cards (a kind mask)."""
+        R, full, sv = self.R, self.full, self.suit_value
+        a = mask & full
+        b = mask >> R & full
+        c = mask >> (2 * R) & full
+        d = mask >> (3 * R)
+        total = sv[a] + sv[b] + sv[c] + sv[d]
+        if not (mask & mask >> 1 & mask >> 2 or (a & b & (c | d)) | (c & d & (a | b))):
+            return total
+        melds = self.melds_in(mask)
+        value = self.meld_value
+        if len(melds) < 2:
+            return total - value[melds[0]] if melds else total
+        # The fewest loose points are the total less the dearest set of disjoint melds.
+        most = 0
+        stack = [(0, 0, 0)]
+        n = len(melds)
+        while stack:
+            start, covered, held = stack.pop()
+            if held > most:
+                most = held
+            for i in range(start, n):
+                meld = melds[i]
+                if not meld & covered:
+                    stack.append((i + 1, covered | meld, held + value[meld]))
+        return total - most
 
     def _best_single(self, mask: int) -> tuple[_Key, tuple[int, ...]]:
         R, full, sv = self.R, self.full, self.suit_value
@@ -511,23 +592,48 @@ class Solver:
         """Whether a hand holding the card just drawn has a legal close."""
         if m2 or w:
             return bool(self.closes(m1, m2, w))
+        return self.can_close_single(m1)
+
+    def can_close_single(self, mask: int) -> bool:
+        """Whether a hand of distinct natural cards (a kind mask) holding the card just drawn has a legal close."""
         R, full, sv = self.R, self.full, self.suit_value
-        a = m1 & full
-        b = m1 >> R & full
-        c = m1 >> (2 * R) & full
-        d = m1 >> (3 * R)
-        if not (m1 & m1 >> 1 & m1 >> 2 or (a & b & (c | d)) | (c & d & (a | b))):
+        a = mask & full
+        b = mask >> R & full
+        c = mask >> (2 * R) & full
+        d = mask >> (3 * R)
+        three = (a & b & (c | d)) | (c & d & (a | b))
+        starts = mask & mask >> 1 & mask >> 2 & self.run_starts
+        rules = self.rules
+        most_loose = rules.close_max_loose_cards
+        if not (starts or three):
             # No meld: every card but the discard stays loose.
-            most_loose = self.rules.close_max_loose_cards
-            if most_loose is not None and m1.bit_count() - 1 > most_loose:
+            if sv[a] + sv[b] + sv[c] + sv[d] - self.suit_top[a | b | c | d][0] > rules.close_limit:
                 return False
-            return sv[a] + sv[b] + sv[c] + sv[d] - self.suit_top[a | b | c | d][0] <= self.rules.close_limit
-        cached = self._close_cache.get(m1)
+            return most_loose is None or mask.bit_count() - 1 <= most_loose
+        # The cards no meld can hold stay loose in every arrangement: a bound that settles most hands.
+        free = mask & ~(
+            starts
+            | starts << 1
+            | starts << 2
+            | (three & a)
+            | (three & b) << R
+            | (three & c) << 2 * R
+            | (three & d) << 3 * R
+        )
+        fa = free & full
+        fb = free >> R & full
+        fc = free >> (2 * R) & full
+        fd = free >> (3 * R)
+        if sv[fa] + sv[fb] + sv[fc] + sv[fd] - self.suit_top[fa | fb | fc | fd][0] > rules.close_limit:
+            return False
+        if most_loose is not None and free.bit_count() - 1 > most_loose:
+            return False
+        cached = self._close_cache.get(mask)
         if cached is None:
-            cached = self._can_close_single(m1)
+            cached = self._can_close_single(mask)
             if len(self._close_cache) > 200_000:
                 self._close_cache.clear()
-            self._close_cache[m1] = cached
+            self._close_cache[mask] = cached
         return cached
 
     def _can_close_single(self, mask: int) -> bool:
@@ -657,6 +763,24 @@ def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangem
     m1, m2, w, wilds = solver.encode(cards)
     _, layouts = solver.best(m1, m2, w)
     return _arrangement_from(solver, layouts, m1, m2, wilds)
+
+
+def loose_points(cards: Sequence[Card], rules: Rules = _DEFAULT) -> int:
+    """The fewest loose points of a hand: the points of :func:`best_arrangement`, without the arrangement.
+
+    >>> from chinchon.cards import parse_cards
+    >>> loose_points(parse_cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦"))
+    1
+
+    Raises:
+        HandError: the deck cannot hold these cards.
+    """
+    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    mask = solver.single_mask(cards)
+    if mask >= 0:
+        return solver.points_single(mask)
+    m1, m2, w, _ = solver.encode(cards)
+    return solver.best_points(m1, m2, w)
 
 
 def _arrangement_from(

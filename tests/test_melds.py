@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chinchon import JOKER, Card, Rules, parse_cards
+from chinchon.errors import HandError
 from chinchon.melds import (
     Arrangement,
     ClosingOption,
@@ -20,6 +22,8 @@ from chinchon.melds import (
     is_chinchon,
     is_meld,
     layoff_options,
+    loose_points,
+    solver_for,
 )
 
 FOURNIER = Rules()
@@ -459,7 +463,7 @@ def test_best_arrangement_tie_fewest_loose_cards_with_joker() -> None:
 )
 def test_card_not_in_the_game(text: str, rules: Rules, bad: str) -> None:
     seven = P(text)
-    for call in (best_arrangement, check_hand):
+    for call in (best_arrangement, check_hand, loose_points):
         with pytest.raises(ValueError, match=bad):
             call(seven, rules)
     eight = [*seven, C("K♦")]
@@ -615,3 +619,79 @@ def test_random_closing_hands_clasico(eight: list[Card]) -> None:
     best = best_discard(eight, CLASICO)
     if options:
         assert options[0].points == best.points
+
+
+# -- loose points only ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "rules", "points"),
+    [
+        ("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦", FOURNIER, 1),
+        ("A♠ 2♠ 3♠ 3♥ 3♦ K♣ K♦", FOURNIER, 23),
+        ("2♦ 3♦ 4♦ 2♥ 3♥ 3♠ 2♣ 3♣", FOURNIER, 4),
+        ("A♥ 3♥ 4♥ 4♠ 2♣ 3♣ 🃏", JOKERS, 9),
+        ("7♥ 7♥ 3♥ 4♠ 5♠ 6♠ 7♠", TWO_DECKS, 17),
+        ("A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦", FOURNIER, 0),
+        ("A♦ 4♥ 6♠ J♣ 2♥ 5♠ K♦", FOURNIER, 36),
+        ("", FOURNIER, 0),
+    ],
+)
+def test_loose_points_known(text: str, rules: Rules, points: int) -> None:
+    hand = P(text) if text else []
+    assert loose_points(hand, rules) == points == best_arrangement(hand, rules).points
+
+
+def test_loose_points_errors_name_the_card() -> None:
+    with pytest.raises(HandError, match="not a card"):
+        loose_points(["7♥", *P("2♥ 3♥")])  # type: ignore[list-item]
+    with pytest.raises(HandError, match="8♥"):
+        loose_points(P("8♥ 2♥ 3♥"))
+    with pytest.raises(HandError, match="7♥"):
+        loose_points(P("7♥ 7♥ 3♥"))
+
+
+_RULES_FOR_POINTS = [FOURNIER, CLASICO, JOKERS, TWO_WILDS, WILD_ACE, TWO_DECKS, TWO_DECKS_ANY_SUITS, FRENCH]
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.sampled_from(_RULES_FOR_POINTS), st.data())
+def test_loose_points_agrees_with_best_arrangement(rules: Rules, data: st.DataObject) -> None:
+    deck = rules.cards()
+    size = data.draw(st.integers(0, rules.hand_size + 1))
+    indices = data.draw(st.lists(st.integers(0, len(deck) - 1), min_size=size, max_size=size, unique=True))
+    hand = [deck[i] for i in indices]
+    assert loose_points(hand, rules) == best_arrangement(hand, rules).points
+
+
+def test_solver_points_agree_on_seeded_random_hands() -> None:
+    # Seeded and many: the points-only search, the memoised one and the arrangement.
+    rng = random.Random("loose points")
+    for rules in _RULES_FOR_POINTS:
+        solver = solver_for(rules)
+        deck = rules.cards()
+        for _ in range(1500):
+            hand = rng.sample(deck, rng.choice((rules.hand_size, rules.hand_size + 1)))
+            points = best_arrangement(hand, rules).points
+            assert loose_points(hand, rules) == points, hand
+            m1, m2, w, _ = solver.encode(hand)
+            assert solver.best_points(m1, m2, w) == points, hand
+
+
+def test_mask_level_closes_agree_with_closing_options() -> None:
+    # The move generator asks the solver on kind masks; closing_options is the public answer.
+    rng = random.Random("mask closes")
+    for rules in (FOURNIER, CLASICO, SPANISH48, Rules(close_limit=10, close_max_loose_cards=2), Rules(close_limit=0)):
+        solver = solver_for(rules)
+        deck = rules.cards()
+        for _ in range(2500):
+            hand = rng.sample(deck, rules.hand_size + 1)
+            mask = solver.single_mask(hand)
+            options = closing_options(hand, rules)
+            assert solver.can_close_single(mask) == bool(options), hand
+            kinds: list[int] = []
+            for option in options:
+                kind = solver.kind_of[option.discard]
+                if kind not in kinds:
+                    kinds.append(kind)
+            assert solver.closing_discards_single(mask) == kinds, hand

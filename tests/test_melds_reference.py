@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from chinchon import Card, Rules
-from chinchon.melds import best_arrangement, best_discard, closing_options, is_meld
+from chinchon.melds import best_arrangement, best_discard, closing_options, is_meld, loose_points
 from tests.reference import (
     arrangement_key,
     canonical,
@@ -127,6 +127,18 @@ def test_best_arrangement_matches_reference(config: str, maker: str) -> None:
     for size in sizes(rules):
         for _ in range(count):
             check_arrangement(MAKERS[maker](rng, rules, size), rules)
+
+
+@pytest.mark.parametrize("maker", sorted(MAKERS))
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_loose_points_match_reference(config: str, maker: str) -> None:
+    rules = CONFIGS[config]
+    rng = random.Random(f"points {config} {maker}")
+    count = (100 if rules.hand_size > 7 else 400) * SCALE
+    for size in sizes(rules):
+        for _ in range(count):
+            hand = MAKERS[maker](rng, rules, size)
+            assert loose_points(hand, rules) == reference_best(hand, rules)[0], [str(c) for c in hand]
 
 
 @pytest.mark.parametrize("maker", sorted(MAKERS))
