@@ -89,6 +89,12 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+# The phases as module names: looking a member up on the enum class costs more, on every action.
+_IN_DRAW = Phase.DRAW
+_IN_DISCARD = Phase.DISCARD
+_IN_SHOWDOWN = Phase.SHOWDOWN
+
+
 @dataclass(frozen=True, slots=True)
 class TableMeld:
     """A meld on the table after a close: its owner, its cards, and whether it takes lay-offs."""
@@ -143,6 +149,14 @@ class _Tables:
         self.discards_by_suit: list[list[tuple[Discard, ...]]] = [
             [tuple(self.discard_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
         ]
+        self._cards: dict[int, tuple[Card, ...]] = {}
+
+    def cards(self, rules: Rules, decks: int) -> list[Card]:
+        """``rules.cards(decks=decks)``, made once per number of decks."""
+        cards = self._cards.get(decks)
+        if cards is None:
+            cards = self._cards[decks] = tuple(rules.cards(decks=decks))
+        return list(cards)
 
 
 def _tables(rules: Rules) -> _Tables:
@@ -208,7 +222,7 @@ class Deal:
         playing = list(range(players)) if seats is None else sorted(seats)
         if not isinstance(first, int) or first not in playing:
             raise RulesError(N_("first: seat {value} is not one of the {players} seats"), value=first, players=players)
-        cards = rules.cards(decks=decks)
+        cards = _tables(rules).cards(rules, decks)
         if deck is None:
             deck = list(cards)
             (rng or random.Random(0)).shuffle(deck)
@@ -245,7 +259,8 @@ class Deal:
         start = playing.index(first)
         self.seats: tuple[int, ...] = tuple(playing[start:] + playing[:start])
         self._next_seat = {seat: self.seats[(i + 1) % len(self.seats)] for i, seat in enumerate(self.seats)}
-        ids = [t.id_of[card] for card in deck]
+        id_by_code = t.id_by_code
+        ids = [id_by_code[card._code] for card in deck]
         size = rules.hand_size
         dealt = size * len(playing)
         if dealt + 1 > len(ids):
@@ -373,20 +388,21 @@ class Deal:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move, in a fixed order (none when the deal is over)."""
         phase = self.phase
-        if phase is Phase.DRAW:
-            actions: list[Action] = []
-            if self._stock or len(self._pile) > 1:
-                actions.append(_STOCK)
-            if self._pile:
-                actions.append(_DISCARD)
-            return actions
-        if phase is Phase.DISCARD:
+        if phase is _IN_DRAW:
+            pile = self._pile
+            if self._stock or len(pile) > 1:
+                return [_STOCK, _DISCARD] if pile else [_STOCK]
+            return [_DISCARD] if pile else []
+        if phase is _IN_DISCARD:
             seat = self.to_move
             assert seat is not None
             t = self._t
-            forbidden = self._drawn_from_pile if self.rules.forbid_rediscard else -1
+            rules = self.rules
+            forbidden = self._drawn_from_pile if rules.forbid_rediscard else -1
             m1 = self._m1[seat]
-            if forbidden < 0 and not self._jk[seat]:
+            jokers = self._jk[seat]
+            actions: list[Action]
+            if forbidden < 0 and not jokers:
                 R, full, by_suit = t.R, t.full, t.discards_by_suit
                 actions = [
                     *by_suit[0][m1 & full],
@@ -397,7 +413,13 @@ class Deal:
             else:
                 discard_of = t.discard_of
                 actions = [discard_of[cid] for cid in self._ids(seat, distinct=True) if cid != forbidden]
-            if self._may_close() and self._t.solver.can_close(*self._solver_hand(seat)):
+            if not (rules.close_on_first_turn or self.turn >= len(self.seats)):
+                return actions
+            if (
+                t.solver.can_close_single(m1)
+                if not (jokers or self._m2[seat] or m1 & t.wild_ace)
+                else t.solver.can_close(*self._solver_hand(seat))
+            ):
                 forbidden_card = self._t.card_of[forbidden] if forbidden >= 0 else None
                 for option in closing_options(self.hand(seat), self.rules):
                     if option.discard != forbidden_card:
@@ -428,25 +450,25 @@ class Deal:
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
         kind = type(action)
         # The two commonest actions are checked inline; everything else goes through _check.
-        if kind is Discard and self.phase is Phase.DISCARD:
+        # (A joker is never in the kinds mask _m1: its discard takes the general path.)
+        if kind is Discard and self.phase is _IN_DISCARD:
             assert isinstance(action, Discard) and mover is not None
             card = action.card
             cid = self._t.id_by_code[card._code] if type(card) is Card else -1
             if (
                 cid >= 0
-                and self._holds(mover, cid)
+                and self._m1[mover] >> cid & 1
                 and not (self.rules.forbid_rediscard and cid == self._drawn_from_pile)
             ):
                 self.history.append((mover, action))
                 self._discard(mover, cid)
                 return
-        elif kind is Draw and self.phase is Phase.DRAW:
+        elif kind is Draw and self.phase is _IN_DRAW:
             assert isinstance(action, Draw) and mover is not None
-            if (action.source == "stock" and (self._stock or len(self._pile) > 1)) or (
-                action.source == "discard" and self._pile
-            ):
+            source = action.source
+            if (source == "stock" and (self._stock or len(self._pile) > 1)) or (source == "discard" and self._pile):
                 self.history.append((mover, action))
-                self._draw(mover, action.source)
+                self._draw(mover, source)
                 return
         layouts = self._check(action)
         self._play(action, layouts)
@@ -499,21 +521,21 @@ class Deal:
         discard phases.
         """
         phase = self.phase
-        if phase is Phase.DRAW:
-            out = []
-            if self._stock or len(self._pile) > 1:
-                out.append(MOVE_STOCK)
-            if self._pile:
-                out.append(MOVE_DISCARD_PILE)
-            return out
-        if phase is not Phase.DISCARD:
+        if phase is _IN_DRAW:
+            pile = self._pile
+            if self._stock or len(pile) > 1:
+                return [MOVE_STOCK, MOVE_DISCARD_PILE] if pile else [MOVE_STOCK]
+            return [MOVE_DISCARD_PILE] if pile else []
+        if phase is not _IN_DISCARD:
             return []
         seat = self.to_move
         assert seat is not None
-        forbidden = self._drawn_from_pile if self.rules.forbid_rediscard else -1
+        rules = self.rules
+        forbidden = self._drawn_from_pile if rules.forbid_rediscard else -1
         t = self._t
-        if forbidden < 0 and not self._jk[seat]:
-            m1 = self._m1[seat]
+        m1 = self._m1[seat]
+        jokers = self._jk[seat]
+        if forbidden < 0 and not jokers:
             R, full, by_suit = t.R, t.full, t.ids_by_suit
             ids = [
                 *by_suit[0][m1 & full],
@@ -523,11 +545,15 @@ class Deal:
             ]
         else:
             ids = [cid for cid in self._ids(seat, distinct=True) if cid != forbidden]
-        if self._may_close():
-            m1, m2, w = self._solver_hand(seat)
-            solver = self._t.solver
-            if solver.can_close(m1, m2, w):
-                ids.extend(CLOSE + cid for cid in self._closing_discards(seat) if cid != forbidden)
+        if not (rules.close_on_first_turn or self.turn >= len(self.seats)):
+            return ids
+        solver = t.solver
+        if not (jokers or self._m2[seat] or m1 & t.wild_ace):
+            # Distinct natural cards: the kind mask is the hand, and closes are found on it directly.
+            if solver.can_close_single(m1):
+                ids.extend(CLOSE + kind for kind in solver.closing_discards_single(m1) if kind != forbidden)
+        elif solver.can_close(*self._solver_hand(seat)):
+            ids.extend(CLOSE + cid for cid in self._closing_discards(seat) if cid != forbidden)
         return ids
 
     def _closing_discards(self, seat: int) -> list[int]:
@@ -543,10 +569,11 @@ class Deal:
         """Play a move from :meth:`moves` without checking it (search's fast path)."""
         seat = self.to_move
         assert seat is not None
-        if move < 0:
-            self._draw(seat, "stock" if move == MOVE_STOCK else "discard")
-        elif move < CLOSE:
-            self._discard(seat, move)
+        if move < CLOSE:
+            if move < 0:
+                self._draw(seat, "stock" if move == MOVE_STOCK else "discard")
+            else:
+                self._discard(seat, move)
         else:
             card = self._t.card_of[move - CLOSE]
             self._play(Close(card), self._close_melds(Close(card)))
@@ -754,18 +781,34 @@ class Deal:
             self._drawn_from_pile = cid
             self._taken[seat].append(cid)
         self._last_draw = source
-        self._add(seat, cid)
-        self.phase = Phase.DISCARD
+        if cid == self._t.joker:
+            self._jk[seat] += 1
+        else:
+            bit = 1 << cid
+            m1 = self._m1
+            if m1[seat] & bit:
+                self._m2[seat] |= bit
+            else:
+                m1[seat] |= bit
+        self.phase = _IN_DISCARD
 
     def _discard(self, seat: int, cid: int) -> None:
-        self._remove(seat, cid)
+        if cid == self._t.joker:
+            self._jk[seat] -= 1
+        else:
+            bit = 1 << cid
+            m2 = self._m2
+            if m2[seat] & bit:
+                m2[seat] &= ~bit
+            else:
+                self._m1[seat] &= ~bit
         taken = self._taken[seat]
         if taken and cid in taken:
             taken.remove(cid)
         self._pile.append(cid)
         self._discards.append((seat, cid))
         self.turn += 1
-        self.phase = Phase.DRAW
+        self.phase = _IN_DRAW
         self.to_move = self._next_seat[seat]
 
     def _refill(self) -> None:
@@ -774,13 +817,14 @@ class Deal:
         cards = [card_of[cid] for cid in self._pile]
         if self._reshuffle is not None:
             order = list(self._reshuffle(cards))
+            # Only a caller's reshuffle can lose or add cards; a shuffle here cannot.
+            if Counter(order) != Counter(cards):
+                raise ChinchonError(N_("the reshuffled stock is not the discard pile"))
         else:
             order = list(cards)
             if self._rng is None:
                 self._rng = random.Random(0)
             self._rng.shuffle(order)
-        if sorted(order) != sorted(cards):
-            raise ChinchonError(N_("the reshuffled stock is not the discard pile"))
         self.reshuffles.append(tuple(order))
         id_of = self._t.id_of
         self._stock = [id_of[card] for card in reversed(order)]
@@ -839,12 +883,17 @@ class Deal:
         rules = self.rules
         two_decks = self.decks > 1 and rules.layoff_one_per_run_per_round
         out: list[LayOff] = []
-        hand = sorted(set(self.hand(seat)))
+        t = self._t
+        id_of, joker = t.id_of, t.joker
+        held, jokers = self._m1[seat], self._jk[seat]
         for index, meld in enumerate(self.table):
             if not meld.open or (two_decks and (seat, index) in self._run_adds):
                 continue
-            fits = meld_extensions(meld.cards, rules)
-            out.extend(LayOff(card, index) for card in hand if card in fits)
+            # A meld takes few cards: ask the hand about each of them rather than the meld about each card held.
+            for card in meld_extensions(meld.cards, rules):
+                cid = id_of.get(card)
+                if cid is not None and (jokers > 0 if cid == joker else held >> cid & 1):
+                    out.append(LayOff(card, index))
         out.sort(key=lambda a: (a.card, a.meld_index))
         return out
 
@@ -894,7 +943,8 @@ class Deal:
             self._remove(seat, self._t.id_of[action.card])
             self._untake(seat, self._t.id_of[action.card])
             self._added = True
-            if is_run(extended, self.rules):
+            # Lay-offs onto runs are counted only where a run takes one card a round (two decks).
+            if self.decks > 1 and self.rules.layoff_one_per_run_per_round and is_run(extended, self.rules):
                 self._run_adds.add((seat, action.meld_index))
         else:
             self._queue.pop(0)
@@ -972,8 +1022,9 @@ class Deal:
         so far), then greedy. Does nothing outside a showdown.
         """
         memo: dict[Any, tuple[int, ...]] = {}
-        while self.phase is Phase.SHOWDOWN:
-            self.apply(_best_showdown_action(self, memo))
+        while self.phase is _IN_SHOWDOWN:
+            # The action is one of legal_actions(): no need to check it again.
+            self.apply_unchecked(_best_showdown_action(self, memo))
 
     # -- what a seat knows ------------------------------------------------------------
 
