@@ -5,6 +5,10 @@ and otherwise draws and discards at random. Prints hands per second for two
 and four players, and whole matches per second. The loops are those of
 :mod:`chinchon.benchmark`, which ``chinchon bench`` and ``bench/peers.py`` use.
 
+The last line, the loop floor, drives the same loop against a deal that does
+nothing: the hands per second that CPython's loop and ``random.choice`` allow
+before any rule is played.
+
 Run: ``python bench/playout.py [--seconds S] [--seed N]``.
 """
 
@@ -15,7 +19,7 @@ import random
 from collections.abc import Callable
 
 from chinchon import Rules
-from chinchon.benchmark import play_hand, play_match, rate
+from chinchon.benchmark import RANDOM_HAND_ACTIONS, loop_floor, play_hand, play_match, rate
 
 
 def report(name: str, seconds: float, run: Callable[[], int]) -> None:
@@ -34,6 +38,7 @@ def main() -> None:
     report("2-player hands (fournier)", args.seconds, lambda: play_hand(rules, 2, rng))
     report("4-player hands (fournier)", args.seconds, lambda: play_hand(rules, 4, rng))
     report("2-player matches (fournier)", args.seconds, lambda: play_match(rules, 2, rng, next(seeds)))
+    report(f"loop floor ({RANDOM_HAND_ACTIONS} actions, no engine)", args.seconds, lambda: loop_floor(rng))
 
 
 if __name__ == "__main__":
