@@ -160,7 +160,7 @@ class Solver:
                         found.append(sum(1 << (s * R + r) for s in chosen))
                 by_presence.append(tuple(found))
             self.sets.append(by_presence)
-        # The value of every natural meld of single cards, and the bits where a run of three may start.
+        # The value of every natural meld of single cards, and the cards of each suit's rank mask that runs can hold.
         self.meld_value: dict[int, int] = {}
         for by_mask in self.runs:
             for found_runs in by_mask:
@@ -170,7 +170,10 @@ class Solver:
             for found_sets in by_presence:
                 for meld in found_sets:
                     self.meld_value[meld] = self.mask_value(meld)
-        self.run_starts = sum(((1 << (R - 2)) - 1) << (s * R) for s in range(4)) if R >= 3 else 0
+        self.run_cover: list[int] = []
+        for m in range(1 << R):
+            starts = m & m >> 1 & m >> 2
+            self.run_cover.append(starts | starts << 1 | starts << 2)
         self._best_cache: dict[int, tuple[_Key, tuple[int, ...]]] = {}
         self._points_cache: dict[int, int] = {}
         self._close_cache: dict[int, bool] = {}
@@ -596,37 +599,28 @@ class Solver:
 
     def can_close_single(self, mask: int) -> bool:
         """Whether a hand of distinct natural cards (a kind mask) holding the card just drawn has a legal close."""
-        R, full, sv = self.R, self.full, self.suit_value
+        R, full, sv, rc = self.R, self.full, self.suit_value, self.run_cover
         a = mask & full
         b = mask >> R & full
         c = mask >> (2 * R) & full
         d = mask >> (3 * R)
         three = (a & b & (c | d)) | (c & d & (a | b))
-        starts = mask & mask >> 1 & mask >> 2 & self.run_starts
-        rules = self.rules
-        most_loose = rules.close_max_loose_cards
-        if not (starts or three):
-            # No meld: every card but the discard stays loose.
-            if sv[a] + sv[b] + sv[c] + sv[d] - self.suit_top[a | b | c | d][0] > rules.close_limit:
-                return False
-            return most_loose is None or mask.bit_count() - 1 <= most_loose
         # The cards no meld can hold stay loose in every arrangement: a bound that settles most hands.
-        free = mask & ~(
-            starts
-            | starts << 1
-            | starts << 2
-            | (three & a)
-            | (three & b) << R
-            | (three & c) << 2 * R
-            | (three & d) << 3 * R
-        )
-        fa = free & full
-        fb = free >> R & full
-        fc = free >> (2 * R) & full
-        fd = free >> (3 * R)
+        fa = a & ~(rc[a] | three)
+        fb = b & ~(rc[b] | three)
+        fc = c & ~(rc[c] | three)
+        fd = d & ~(rc[d] | three)
+        rules = self.rules
         if sv[fa] + sv[fb] + sv[fc] + sv[fd] - self.suit_top[fa | fb | fc | fd][0] > rules.close_limit:
             return False
-        if most_loose is not None and free.bit_count() - 1 > most_loose:
+        most_loose = rules.close_max_loose_cards
+        if fa == a and fb == b and fc == c and fd == d:
+            # No meld: every card but the discard stays loose.
+            return most_loose is None or mask.bit_count() - 1 <= most_loose
+        if (
+            most_loose is not None
+            and fa.bit_count() + fb.bit_count() + fc.bit_count() + fd.bit_count() - 1 > most_loose
+        ):
             return False
         cached = self._close_cache.get(mask)
         if cached is None:
