@@ -11,7 +11,7 @@ seat observes.
 >>> settings = Settings(preset="fournier", bots=("simple",), seed=3, speed=0)
 >>> session = Session.start(settings, ["Ana", "Bot 1"], Rules())
 >>> session.log[0]
-'Deal 1: Ana plays first'
+'Deal 1: you play first'
 """
 
 from __future__ import annotations
@@ -214,6 +214,9 @@ class Session:
 
     def _log_deal_start(self, observation: Observation) -> None:
         if observation.phase is Phase.OVER or observation.match_over:
+            return
+        if observation.first == self.human:
+            self.log.append(_("Deal {number}: you play first").format(number=observation.deal_number))
             return
         self.log.append(
             _("Deal {number}: {first} plays first").format(
