@@ -263,6 +263,7 @@ def is_rtl(lang: str | None = None) -> bool:
 _CARD = r"(?:10|[2-9AJQK])[♦♥♠♣]|🃏"
 _CARD_TOKEN = rf"\[?(?:{_CARD})\]?"
 # A run of cards (a hand, melds in brackets) reads left to right in any language.
+_RTL_LETTER = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _CARD_RUN = re.compile(rf"{_CARD_TOKEN}(?: +{_CARD_TOKEN})*")
 _LRI, _PDI = "\u2066", "\u2069"
 _MIRRORED = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "«": "»", "»": "«"}
@@ -282,8 +283,11 @@ def for_terminal(text: str, lang: str | None = None) -> str:
 
 
 def _visual_line(line: str) -> str:
+    if not _RTL_LETTER.search(line):
+        return line
     isolated = _CARD_RUN.sub(lambda match: _LRI + match.group(0) + _PDI, line)
-    visual = str(get_display(isolated)).replace(_LRI, "").replace(_PDI, "")
+    # The paragraph is right to left even when it opens with a Latin name or a card.
+    visual = str(get_display(isolated, base_dir="R")).replace(_LRI, "").replace(_PDI, "")
     return _mirror_reversed_pairs(visual)
 
 

@@ -274,6 +274,8 @@ def test_for_terminal_reorders_arabic_only() -> None:
     assert for_terminal("(نقطة)") == "(ةطقن)"
     assert for_terminal("hand\nيد") == "hand\nدي"
     assert for_terminal("Hand: 3♥") == "Hand: 3♥"  # no right-to-left text: unchanged
+    # A line that opens with a Latin name is still laid out right to left.
+    assert for_terminal("Ana سحبت 3♥") == "3♥ تبحس Ana"
 
 
 def test_for_terminal_with_an_explicit_language() -> None:
