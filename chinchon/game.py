@@ -150,6 +150,13 @@ class _Tables:
             [tuple(self.discard_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
         ]
         self._cards: dict[int, tuple[Card, ...]] = {}
+        # For Deal.moves: the rules it asks on every move, and the solver's close bound.
+        self.forbid_rediscard = rules.forbid_rediscard
+        self.close_on_first_turn = rules.close_on_first_turn
+        self.close_limit = rules.close_limit
+        self.run_cover = solver.run_cover
+        self.suit_value = solver.suit_value
+        self.suit_top = solver.suit_top
 
     def cards(self, rules: Rules, decks: int) -> list[Card]:
         """``rules.cards(decks=decks)``, made once per number of decks."""
@@ -397,29 +404,38 @@ class Deal:
             seat = self.to_move
             assert seat is not None
             t = self._t
-            rules = self.rules
-            forbidden = self._drawn_from_pile if rules.forbid_rediscard else -1
+            forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
             m1 = self._m1[seat]
             jokers = self._jk[seat]
+            R, full = t.R, t.full
+            a = m1 & full
+            b = m1 >> R & full
+            c = m1 >> (2 * R) & full
+            d = m1 >> (3 * R)
             actions: list[Action]
             if forbidden < 0 and not jokers:
-                R, full, by_suit = t.R, t.full, t.discards_by_suit
-                actions = [
-                    *by_suit[0][m1 & full],
-                    *by_suit[1][m1 >> R & full],
-                    *by_suit[2][m1 >> (2 * R) & full],
-                    *by_suit[3][m1 >> (3 * R)],
-                ]
+                by_suit = t.discards_by_suit
+                actions = [*by_suit[0][a], *by_suit[1][b], *by_suit[2][c], *by_suit[3][d]]
             else:
                 discard_of = t.discard_of
                 actions = [discard_of[cid] for cid in self._ids(seat, distinct=True) if cid != forbidden]
-            if not (rules.close_on_first_turn or self.turn >= len(self.seats)):
+            if not (t.close_on_first_turn or self.turn >= len(self.seats)):
                 return actions
-            if (
-                t.solver.can_close_single(m1)
-                if not (jokers or self._m2[seat] or m1 & t.wild_ace)
-                else t.solver.can_close(*self._solver_hand(seat))
-            ):
+            if not (jokers or self._m2[seat] or m1 & t.wild_ace):
+                # The bound of Solver.can_close_single, written out as in moves.
+                rc = t.run_cover
+                three = (a & b & (c | d)) | (c & d & (a | b))
+                fa = a & ~(rc[a] | three)
+                fb = b & ~(rc[b] | three)
+                fc = c & ~(rc[c] | three)
+                fd = d & ~(rc[d] | three)
+                sv = t.suit_value
+                if sv[fa] + sv[fb] + sv[fc] + sv[fd] - t.suit_top[fa | fb | fc | fd][0] > t.close_limit:
+                    return actions
+                closes = t.solver.can_close_single(m1)
+            else:
+                closes = t.solver.can_close(*self._solver_hand(seat))
+            if closes:
                 forbidden_card = self._t.card_of[forbidden] if forbidden >= 0 else None
                 for option in closing_options(self.hand(seat), self.rules):
                     if option.discard != forbidden_card:
@@ -448,27 +464,59 @@ class Deal:
             if mover is None:
                 raise IllegalAction(N_("the deal is over"))
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
-        kind = type(action)
         # The two commonest actions are checked inline; everything else goes through _check.
         # (A joker is never in the kinds mask _m1: its discard takes the general path.)
-        if kind is Discard and self.phase is _IN_DISCARD:
-            assert isinstance(action, Discard) and mover is not None
+        if type(action) is Discard and self.phase is _IN_DISCARD:
+            assert mover is not None
             card = action.card
-            cid = self._t.id_by_code[card._code] if type(card) is Card else -1
-            if (
-                cid >= 0
-                and self._m1[mover] >> cid & 1
-                and not (self.rules.forbid_rediscard and cid == self._drawn_from_pile)
-            ):
+            t = self._t
+            cid = t.id_by_code[card._code] if type(card) is Card else -1
+            if cid >= 0 and self._m1[mover] >> cid & 1 and not (t.forbid_rediscard and cid == self._drawn_from_pile):
                 self.history.append((mover, action))
-                self._discard(mover, cid)
+                # _discard written out, for a natural card (cid is not the joker).
+                bit = 1 << cid
+                m2 = self._m2
+                if m2[mover] & bit:
+                    m2[mover] &= ~bit
+                else:
+                    self._m1[mover] &= ~bit
+                taken = self._taken[mover]
+                if taken and cid in taken:
+                    taken.remove(cid)
+                self._pile.append(cid)
+                self._discards.append((mover, cid))
+                self.turn += 1
+                self.phase = _IN_DRAW
+                self.to_move = self._next_seat[mover]
                 return
-        elif kind is Draw and self.phase is _IN_DRAW:
-            assert isinstance(action, Draw) and mover is not None
+        elif type(action) is Draw and self.phase is _IN_DRAW:
+            assert mover is not None
             source = action.source
             if (source == "stock" and (self._stock or len(self._pile) > 1)) or (source == "discard" and self._pile):
                 self.history.append((mover, action))
-                self._draw(mover, source)
+                # _draw written out.
+                if source == "stock":
+                    stock = self._stock
+                    if not stock:
+                        self._refill()
+                        stock = self._stock
+                    cid = stock.pop()
+                    self._drawn_from_pile = -1
+                else:
+                    cid = self._pile.pop()
+                    self._drawn_from_pile = cid
+                    self._taken[mover].append(cid)
+                self._last_draw = source
+                if cid == self._t.joker:
+                    self._jk[mover] += 1
+                else:
+                    bit = 1 << cid
+                    m1 = self._m1
+                    if m1[mover] & bit:
+                        self._m2[mover] |= bit
+                    else:
+                        m1[mover] |= bit
+                self.phase = _IN_DISCARD
                 return
         layouts = self._check(action)
         self._play(action, layouts)
@@ -530,26 +578,35 @@ class Deal:
             return []
         seat = self.to_move
         assert seat is not None
-        rules = self.rules
-        forbidden = self._drawn_from_pile if rules.forbid_rediscard else -1
         t = self._t
+        forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
         m1 = self._m1[seat]
         jokers = self._jk[seat]
+        R, full = t.R, t.full
+        a = m1 & full
+        b = m1 >> R & full
+        c = m1 >> (2 * R) & full
+        d = m1 >> (3 * R)
         if forbidden < 0 and not jokers:
-            R, full, by_suit = t.R, t.full, t.ids_by_suit
-            ids = [
-                *by_suit[0][m1 & full],
-                *by_suit[1][m1 >> R & full],
-                *by_suit[2][m1 >> (2 * R) & full],
-                *by_suit[3][m1 >> (3 * R)],
-            ]
+            by_suit = t.ids_by_suit
+            ids = [*by_suit[0][a], *by_suit[1][b], *by_suit[2][c], *by_suit[3][d]]
         else:
             ids = [cid for cid in self._ids(seat, distinct=True) if cid != forbidden]
-        if not (rules.close_on_first_turn or self.turn >= len(self.seats)):
+        if not (t.close_on_first_turn or self.turn >= len(self.seats)):
             return ids
         solver = t.solver
         if not (jokers or self._m2[seat] or m1 & t.wild_ace):
             # Distinct natural cards: the kind mask is the hand, and closes are found on it directly.
+            # First the bound of Solver.can_close_single, written out: it settles most hands.
+            rc = t.run_cover
+            three = (a & b & (c | d)) | (c & d & (a | b))
+            fa = a & ~(rc[a] | three)
+            fb = b & ~(rc[b] | three)
+            fc = c & ~(rc[c] | three)
+            fd = d & ~(rc[d] | three)
+            sv = t.suit_value
+            if sv[fa] + sv[fb] + sv[fc] + sv[fd] - t.suit_top[fa | fb | fc | fd][0] > t.close_limit:
+                return ids
             if solver.can_close_single(m1):
                 ids.extend(CLOSE + kind for kind in solver.closing_discards_single(m1) if kind != forbidden)
         elif solver.can_close(*self._solver_hand(seat)):
@@ -569,11 +626,49 @@ class Deal:
         """Play a move from :meth:`moves` without checking it (search's fast path)."""
         seat = self.to_move
         assert seat is not None
-        if move < CLOSE:
-            if move < 0:
-                self._draw(seat, "stock" if move == MOVE_STOCK else "discard")
+        # The draw and the discard are _draw and _discard written out: this is the hot path.
+        if move < 0:
+            if move == MOVE_STOCK:
+                stock = self._stock
+                if not stock:
+                    self._refill()
+                    stock = self._stock
+                cid = stock.pop()
+                self._drawn_from_pile = -1
+                self._last_draw = "stock"
             else:
-                self._discard(seat, move)
+                cid = self._pile.pop()
+                self._drawn_from_pile = cid
+                self._taken[seat].append(cid)
+                self._last_draw = "discard"
+            if cid == self._t.joker:
+                self._jk[seat] += 1
+            else:
+                bit = 1 << cid
+                m1 = self._m1
+                if m1[seat] & bit:
+                    self._m2[seat] |= bit
+                else:
+                    m1[seat] |= bit
+            self.phase = _IN_DISCARD
+        elif move < CLOSE:
+            if move == self._t.joker:
+                self._jk[seat] -= 1
+            else:
+                bit = 1 << move
+                m2 = self._m2
+                if m2[seat] & bit:
+                    m2[seat] &= ~bit
+                else:
+                    self._m1[seat] &= ~bit
+            taken = self._taken[seat]
+            if taken and move in taken:
+                taken.remove(move)
+            self._pile.append(move)
+            self._discards.append((seat, move))
+            self.turn += 1
+            self.phase = _IN_DRAW
+            self.to_move = self._next_seat[seat]
         else:
             card = self._t.card_of[move - CLOSE]
             self._play(Close(card), self._close_melds(Close(card)))
@@ -814,20 +909,24 @@ class Deal:
     def _refill(self) -> None:
         top = self._pile.pop()
         card_of = self._t.card_of
-        cards = [card_of[cid] for cid in self._pile]
         if self._reshuffle is not None:
+            cards = [card_of[cid] for cid in self._pile]
             order = list(self._reshuffle(cards))
             # Only a caller's reshuffle can lose or add cards; a shuffle here cannot.
             if Counter(order) != Counter(cards):
                 raise ChinchonError(N_("the reshuffled stock is not the discard pile"))
+            self.reshuffles.append(tuple(order))
+            id_of = self._t.id_of
+            self._stock = [id_of[card] for card in reversed(order)]
         else:
-            order = list(cards)
+            # A shuffle moves a list of ids exactly as it would the list of their cards.
+            ids = list(self._pile)
             if self._rng is None:
                 self._rng = random.Random(0)
-            self._rng.shuffle(order)
-        self.reshuffles.append(tuple(order))
-        id_of = self._t.id_of
-        self._stock = [id_of[card] for card in reversed(order)]
+            self._rng.shuffle(ids)
+            self.reshuffles.append(tuple([card_of[cid] for cid in ids]))
+            ids.reverse()
+            self._stock = ids
         self._pile = [top]
 
     def _close(self, seat: int, discard: Card, melds: Sequence[tuple[Card, ...]]) -> None:
