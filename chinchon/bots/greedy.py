@@ -2,7 +2,8 @@
 
 It values a hand by its loose points, discounted for loose cards that still
 have live partners (pairs and near-runs whose missing card is unseen), and:
-draws the discard only when that makes its hand clearly better; discards the
+takes the discard only when it joins a meld (or, with ``take``, when it
+lowers the hand's value by at least that much); discards the
 card whose loss hurts least, avoiding cards the next player collects; closes
 at once unless waiting for a clean close (-10) is worth the risk that
 someone else closes first, weighed with the match scores; shows the
@@ -12,6 +13,7 @@ dearest cards.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -84,7 +86,13 @@ def hand_value(hand: Sequence[Card], rules: Rules, unseen: Counter[Card], weight
 
 @register("greedy")
 class GreedyBot(Bot):
-    """A heuristic player: see the module's description. ``weight`` scales the worth of live partners."""
+    """A heuristic player: see the module's description.
+
+    ``weight`` scales the worth of live partners; ``take`` is how much lower
+    the hand's value must get for the bot to take a discard that joins no
+    meld (never, by default: taking more often lost points against
+    ``simple``, see docs/strength.md).
+    """
 
     name = "greedy"
 
@@ -92,7 +100,7 @@ class GreedyBot(Bot):
         self,
         weight: float = 0.45,
         patience: float = 1.0,
-        take: float = 2.5,
+        take: float = math.inf,
         feed: float = 1.5,
         lookahead: bool = True,
         bonus: float = 8.0,
