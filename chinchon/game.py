@@ -1125,6 +1125,18 @@ class Deal:
             # The action is one of legal_actions(): no need to check it again.
             self.apply_unchecked(_best_showdown_action(self, memo))
 
+    def best_showdown_action(self) -> Action:
+        """The showdown decision :meth:`resolve_showdown` would play for the seat to move.
+
+        Raises:
+            IllegalAction: the deal is over, or not yet in its showdown.
+        """
+        if self.phase is Phase.OVER:
+            raise IllegalAction(N_("the deal is over"))
+        if self.phase is not _IN_SHOWDOWN:
+            raise IllegalAction(N_("there is no showdown yet"))
+        return _best_showdown_action(self, {})
+
     # -- what a seat knows ------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
@@ -1648,6 +1660,14 @@ class Match:
         memo: dict[Any, tuple[int, ...]] = {}
         while not self.over and not self._pending and self.deal.phase is Phase.SHOWDOWN:
             self.apply(_best_showdown_action(self.deal, memo))
+
+    def best_showdown_action(self) -> Action:
+        """The showdown decision :meth:`resolve_showdown` would play for the seat to move.
+
+        Raises:
+            IllegalAction: the current deal is over, or not yet in its showdown.
+        """
+        return self.deal.best_showdown_action()
 
     # -- scoring ------------------------------------------------------------------------
 

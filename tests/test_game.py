@@ -676,6 +676,26 @@ def test_resolve_showdown_of_the_chain() -> None:
     assert deal.result.points == (2, 22, 18)
 
 
+def test_best_showdown_action_is_what_resolve_showdown_plays() -> None:
+    deal = chain_deal()
+    played = deal.copy()
+    played.resolve_showdown()
+    steps = 0
+    while deal.phase is Phase.SHOWDOWN:
+        action = deal.best_showdown_action()
+        assert action in deal.legal_actions()
+        assert deal.history == played.history[: len(deal.history)]
+        deal.apply(action)
+        steps += 1
+    assert steps >= 2
+    assert deal.history == played.history
+    assert deal.result == played.result
+    with pytest.raises(IllegalAction, match="the deal is over"):
+        deal.best_showdown_action()
+    with pytest.raises(IllegalAction, match="there is no showdown yet"):
+        Deal.new(Rules(), 2, rng=random.Random(1)).best_showdown_action()
+
+
 def test_pass_keeps_a_card_for_the_next_round() -> None:
     deal = chain_deal()
     run = table_index(deal, "3♥ 4♥ 5♥")

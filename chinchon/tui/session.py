@@ -26,7 +26,7 @@ from chinchon.actions import Action, ReEnter
 from chinchon.bots import Bot, make_bot
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import N_, ChinchonError
-from chinchon.game import DealResult, Match, Observation, Phase, TableMeld, _best_showdown_action
+from chinchon.game import DealResult, Match, Observation, Phase, TableMeld
 from chinchon.i18n import _, ngettext
 from chinchon.record import replay
 from chinchon.rules import Rules
@@ -167,7 +167,7 @@ class Session:
 
     def engine_choice(self) -> Action:
         """The engine's showdown decision for the seat to act: what leaves it the fewest loose points."""
-        return _best_showdown_action(self.match.deal, {})
+        return self.match.best_showdown_action()
 
     def play(self, action: Action, seat: int) -> None:
         """Apply an action of ``seat``, log what happened, and save the match.
