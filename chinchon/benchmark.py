@@ -52,7 +52,14 @@ def play_hand(rules: Rules, players: int, rng: random.Random) -> int:
     A seat closes when it may (the last legal action is a ``Close``),
     otherwise it plays a random legal action.
     """
-    deal = Deal.new(rules, players, rng=rng)
+    return _random_play(Deal.new(rules, players, rng=rng), rng)
+
+
+def _random_play(deal: Deal | _StubDeal, rng: random.Random) -> int:
+    """Play a deal out at random through ``legal_actions``/``apply``, closing when possible; the number of actions.
+
+    The loop of :func:`play_hand`, shared with :func:`loop_floor` so that the floor times the very same loop.
+    """
     actions = 0
     over, showdown = Phase.OVER, Phase.SHOWDOWN
     while deal.phase is not over:
@@ -185,17 +192,7 @@ def loop_floor(rng: random.Random, length: int = RANDOM_HAND_ACTIONS) -> int:
     loop, the method calls and ``random.choice`` allow, whatever the engine.
     """
     cards = Rules().cards()[:8]
-    deal = _StubDeal(length, ([Draw("stock"), Draw("discard")], [Discard(card) for card in cards]))
-    actions = 0
-    over, showdown = Phase.OVER, Phase.SHOWDOWN
-    while deal.phase is not over:
-        legal = deal.legal_actions()
-        last = legal[-1]
-        deal.apply(last if isinstance(last, Close) else rng.choice(legal))
-        if deal.phase is showdown:
-            deal.resolve_showdown()
-        actions += 1
-    return actions
+    return _random_play(_StubDeal(length, ([Draw("stock"), Draw("discard")], [Discard(card) for card in cards])), rng)
 
 
 def _midgame(rules: Rules, players: int, seed: int, actions: int) -> Deal:
