@@ -421,21 +421,8 @@ class Deal:
                 actions = [discard_of[cid] for cid in self._ids(seat, distinct=True) if cid != forbidden]
             if not (t.close_on_first_turn or self.turn >= len(self.seats)):
                 return actions
-            if not (jokers or self._m2[seat] or m1 & t.wild_ace):
-                # The bound of Solver.can_close_single, written out as in moves.
-                rc = t.run_cover
-                three = (a & b & (c | d)) | (c & d & (a | b))
-                fa = a & ~(rc[a] | three)
-                fb = b & ~(rc[b] | three)
-                fc = c & ~(rc[c] | three)
-                fd = d & ~(rc[d] | three)
-                sv = t.suit_value
-                if sv[fa] + sv[fb] + sv[fc] + sv[fd] - t.suit_top[fa | fb | fc | fd][0] > t.close_limit:
-                    return actions
-                closes = t.solver.can_close_single(m1)
-            else:
-                closes = t.solver.can_close(*self._solver_hand(seat))
-            if closes:
+            natural = not (jokers or self._m2[seat] or m1 & t.wild_ace)
+            if self._can_close(seat, natural, m1, a, b, c, d):
                 forbidden_card = self._t.card_of[forbidden] if forbidden >= 0 else None
                 for option in closing_options(self.hand(seat), self.rules):
                     if option.discard != forbidden_card:
@@ -594,24 +581,35 @@ class Deal:
             ids = [cid for cid in self._ids(seat, distinct=True) if cid != forbidden]
         if not (t.close_on_first_turn or self.turn >= len(self.seats)):
             return ids
-        solver = t.solver
-        if not (jokers or self._m2[seat] or m1 & t.wild_ace):
-            # Distinct natural cards: the kind mask is the hand, and closes are found on it directly.
-            # First the bound of Solver.can_close_single, written out: it settles most hands.
-            rc = t.run_cover
-            three = (a & b & (c | d)) | (c & d & (a | b))
-            fa = a & ~(rc[a] | three)
-            fb = b & ~(rc[b] | three)
-            fc = c & ~(rc[c] | three)
-            fd = d & ~(rc[d] | three)
-            sv = t.suit_value
-            if sv[fa] + sv[fb] + sv[fc] + sv[fd] - t.suit_top[fa | fb | fc | fd][0] > t.close_limit:
-                return ids
-            if solver.can_close_single(m1):
-                ids.extend(CLOSE + kind for kind in solver.closing_discards_single(m1) if kind != forbidden)
-        elif solver.can_close(*self._solver_hand(seat)):
-            ids.extend(CLOSE + cid for cid in self._closing_discards(seat) if cid != forbidden)
+        natural = not (jokers or self._m2[seat] or m1 & t.wild_ace)
+        if self._can_close(seat, natural, m1, a, b, c, d):
+            if natural:
+                # Distinct natural cards: the kind mask is the hand, and the closes are found on it directly.
+                ids.extend(CLOSE + kind for kind in t.solver.closing_discards_single(m1) if kind != forbidden)
+            else:
+                ids.extend(CLOSE + cid for cid in self._closing_discards(seat) if cid != forbidden)
         return ids
+
+    def _can_close(self, seat: int, natural: bool, m1: int, a: int, b: int, c: int, d: int) -> bool:
+        """Whether ``seat``, holding the card it drew, has a legal close; ``a``-``d`` are ``m1``'s suit masks.
+
+        ``natural``: the hand is distinct natural cards, so ``m1`` is the whole hand.
+        """
+        t = self._t
+        if not natural:
+            return t.solver.can_close(*self._solver_hand(seat))
+        # The bound of Solver.can_close_single, written out on the suit masks the caller already has:
+        # it settles most hands without a call into the solver.
+        rc = t.run_cover
+        three = (a & b & (c | d)) | (c & d & (a | b))
+        fa = a & ~(rc[a] | three)
+        fb = b & ~(rc[b] | three)
+        fc = c & ~(rc[c] | three)
+        fd = d & ~(rc[d] | three)
+        sv = t.suit_value
+        if sv[fa] + sv[fb] + sv[fc] + sv[fd] - t.suit_top[fa | fb | fc | fd][0] > t.close_limit:
+            return False
+        return t.solver.can_close_single(m1)
 
     def _closing_discards(self, seat: int) -> list[int]:
         t = self._t
