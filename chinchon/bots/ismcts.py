@@ -2,7 +2,8 @@
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): each
 iteration deals the cards hidden from the bot at random, consistently with
-what it observed (cards known to be in a hand stay there), walks one tree of
+what it observed (cards known to be in a hand stay there) and shaped to fit
+how the others have played (:func:`chinchon.bots.playout.sample_deal`), walks one tree of
 the bot's information sets with UCB over the moves available in that deal,
 and plays out to the end of the deal with a fast greedy policy rather than
 random moves. The playouts use the engine's integer moves and bitmasks, with
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots.base import Bot, register
 from chinchon.bots.greedy import GreedyBot
+from chinchon.bots.playout import playout_move, sample_deal
 from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
 
 __all__ = ["IsmctsBot", "candidate_moves", "playout_move"]
@@ -33,36 +35,6 @@ class _Node:
         self.visits = 0
         self.wins = 0.0
         self.available = 0
-
-
-def playout_move(deal: Deal, moves: list[int]) -> int:
-    """The fast greedy policy: close when possible, take a discard that joins a meld, throw the dearest loose card."""
-    seat = deal.to_move
-    assert seat is not None
-    solver = deal._t.solver
-    if deal.phase is Phase.DRAW:
-        if MOVE_DISCARD_PILE in moves:
-            top = deal.pile_ids[-1]
-            m1, m2, w = deal.masks(seat)
-            before = solver.best_points(m1, m2, w)
-            if top == deal._t.joker or (deal._t.wild_ace and top == 0):
-                after = solver.best_points(m1, m2, w + 1)
-                value = deal.rules.wild_value
-            else:
-                bit = 1 << top
-                after = solver.best_points(m1 | bit, m2 | (m1 & bit), w)
-                value = deal._t.value_of[top]
-            if after < before + value:
-                return MOVE_DISCARD_PILE
-        return MOVE_STOCK if MOVE_STOCK in moves else moves[0]
-    for move in moves:
-        if move >= CLOSE:
-            return move
-    m1, m2, w = deal.masks(seat)
-    _, kind, _, _, _, _ = solver.best_discard_key(m1, m2, w)
-    if kind < 0:
-        kind = deal._t.joker if deal._jk[seat] else 0
-    return kind if kind in moves else moves[-1]
 
 
 def candidate_moves(deal: Deal, moves: list[int], width: int) -> list[int]:
@@ -120,7 +92,9 @@ class IsmctsBot(Bot):
     ``horizon`` is how many moves a playout goes past the tree before the
     hands are judged by their loose points; ``exploration`` is UCB's constant;
     ``width`` how many discards (those leaving the fewest loose points) are
-    searched besides every close (0: all).
+    searched besides every close (0: all); ``shaped`` deals the hidden cards
+    to fit the others' play (:func:`chinchon.bots.playout.sample_deal`)
+    rather than uniformly.
     """
 
     name = "ismcts"
@@ -133,7 +107,9 @@ class IsmctsBot(Bot):
         depth: int = 300,
         horizon: int = 300,
         width: int = 3,
+        shaped: bool = True,
     ) -> None:
+        self.shaped = bool(shaped)
         self.width = int(width)
         self.horizon = int(horizon)
         self.iterations = int(iterations)
@@ -177,7 +153,7 @@ class IsmctsBot(Bot):
             elif iterations >= self.iterations:
                 break
             iterations += 1
-            deal = Deal.sample(observation, rng)
+            deal = sample_deal(observation, rng) if self.shaped else Deal.sample(observation, rng)
             path: list[tuple[_Node, int]] = []
             node = root
             steps = 0

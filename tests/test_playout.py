@@ -1,0 +1,104 @@
+"""The bots' search helpers: sampled deals shaped by the others' play."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from chinchon import Rules
+from chinchon.bots import make_bot
+from chinchon.bots.playout import sample_deal
+from chinchon.cards import Card
+from chinchon.game import Deal, Observation, Phase
+from chinchon.melds import best_arrangement, best_discard
+
+
+def _observed(rules: Rules, seed: int, players: int = 2) -> tuple[Deal, Observation] | None:
+    """A deal some turns in, played by ``simple`` bots, and the observation of the seat to move."""
+    rng = random.Random(seed)
+    deal = Deal.new(rules, players, rng=random.Random(seed))
+    bot = make_bot("simple")
+    for _ in range(rng.randrange(6, 14)):
+        if deal.phase not in (Phase.DRAW, Phase.DISCARD):
+            return None
+        seat = deal.to_move
+        assert seat is not None
+        deal.apply(bot.choose(deal.observation(seat), deal.legal_actions(), rng))
+    if deal.phase not in (Phase.DRAW, Phase.DISCARD):
+        return None
+    seat = deal.to_move
+    assert seat is not None
+    return deal, deal.observation(seat)
+
+
+def _fits(observation: Observation, sample: Deal, seat: int) -> bool:
+    """Whether the seat's sampled hand fits its play: loose cards no dearer than its last discard, no close."""
+    rules = observation.rules
+    last = [card for s, card in observation.discards if s == seat][-1]
+    hand = sample.hand(seat)
+    loose = best_arrangement(hand, rules).loose
+    closes = best_discard([*hand, last], rules).points <= rules.close_limit
+    return max((rules.value(c) for c in loose), default=0) <= rules.value(last) and not closes
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_sampled_deal_keeps_what_the_seat_knows(players: int) -> None:
+    rules = Rules()
+    checked = 0
+    for seed in range(30):
+        found = _observed(rules, seed, players)
+        if found is None:
+            continue
+        _, observation = found
+        sample = sample_deal(observation, random.Random(seed))
+        again = sample.observation(observation.seat)
+        assert again.hand == observation.hand
+        assert again.discard_pile == observation.discard_pile
+        assert again.taken == observation.taken
+        assert again.hand_sizes == observation.hand_sizes
+        assert again.stock_size == observation.stock_size
+        cards: Counter[Card] = Counter(sample.stock)
+        cards.update(sample.discard_pile)
+        for seat in range(players):
+            cards.update(sample.hand(seat))
+            assert Counter(observation.taken[seat]) <= Counter(sample.hand(seat))
+        assert cards == Counter(rules.cards())
+        checked += 1
+    assert checked >= 15
+
+
+def test_sampled_hands_fit_the_others_play_where_uniform_ones_do_not() -> None:
+    rules = Rules()
+    shaped = uniform = total = 0
+    for seed in range(60):
+        found = _observed(rules, seed)
+        if found is None:
+            continue
+        _, observation = found
+        other = 1 - observation.seat
+        if not any(s == other for s, _ in observation.discards):
+            continue
+        for k in range(4):
+            shaped += _fits(observation, sample_deal(observation, random.Random(seed * 10 + k)), other)
+            uniform += _fits(observation, Deal.sample(observation, random.Random(seed * 10 + k)), other)
+            total += 1
+    assert total >= 100
+    assert shaped >= 0.9 * total
+    assert uniform <= 0.6 * total
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules.preset("online", jokers=2), Rules.preset("polaco", decks=2), Rules(wild_ace_of_oros=True)]
+)
+def test_with_wild_cards_or_two_decks_the_sample_is_plain(rules: Rules) -> None:
+    for seed in range(10):
+        found = _observed(rules, seed)
+        if found is None:
+            continue
+        _, observation = found
+        sample = sample_deal(observation, random.Random(seed))
+        plain = Deal.sample(observation, random.Random(seed))
+        assert [sample.hand(s) for s in range(2)] == [plain.hand(s) for s in range(2)]
+        assert sample.stock == plain.stock
