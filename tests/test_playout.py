@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -102,3 +106,29 @@ def test_with_wild_cards_or_two_decks_the_sample_is_plain(rules: Rules) -> None:
         plain = Deal.sample(observation, random.Random(seed))
         assert [sample.hand(s) for s in range(2)] == [plain.hand(s) for s in range(2)]
         assert sample.stock == plain.stock
+
+
+def _study() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "scripts" / "decision_study.py"
+    spec = importlib.util.spec_from_file_location("decision_study", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # Its dataclasses look their module up by name.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("decision", ["close", "draw", "discard"])
+def test_the_decision_study_judges_greedys_decisions(decision: str) -> None:
+    study = _study()
+    job = study.Job(decision, "shaped", "greedy", 1, "t:0", 6)
+    differences, groups = study._run(job)
+    assert len(differences) == 12  # six boards, both seatings
+    assert groups, "greedy made no decision of this kind in twelve deals"
+    for features, gain, _ in groups:
+        assert features and all(isinstance(f, str) for f in features)
+        assert -200 < gain < 200
+    # Following greedy plays greedy's own choices: the deals end as they do without the study.
+    again = study._run(study.Job(decision, "uniform", "greedy", 2, "t:0", 6))[0]
+    assert again == differences
