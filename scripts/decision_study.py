@@ -38,10 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots import make_bot
-from chinchon.bots.greedy import GreedyBot, unseen_cards
+from chinchon.bots.greedy import GreedyBot, clean_close_outs, unseen_cards
 from chinchon.bots.playout import sample_deal
 from chinchon.game import Deal, Observation
-from chinchon.melds import best_arrangement, best_discard
+from chinchon.melds import best_arrangement
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")
@@ -92,21 +92,6 @@ def _values(deal: Deal, observation: Observation, options: list[Action], job: Jo
     return [total / job.playouts for total in totals]
 
 
-def _ranked_discards(bot: GreedyBot, observation: Observation, legal: list[Action]) -> list[Discard]:
-    unseen = unseen_cards(observation)
-    scored = []
-    for action in legal:
-        if isinstance(action, Discard):
-            rest = list(observation.hand)
-            rest.remove(action.card)
-            value = bot._next_turn(rest, observation.rules, unseen)
-            if bot._feeds_next(action.card, observation):
-                value += bot.feed
-            scored.append((value, -observation.rules.value(action.card), action))
-    scored.sort(key=lambda item: (item[0], item[1]))
-    return [action for _, _, action in scored]
-
-
 def _options(
     decision: str, bot: GreedyBot, observation: Observation, legal: list[Action], chosen: Action, rng: random.Random
 ) -> tuple[list[Action], tuple[str, ...]] | None:
@@ -123,8 +108,7 @@ def _options(
         assert isinstance(wait, Discard) and close is not None
         rest = list(observation.hand)
         rest.remove(wait.card)
-        unseen = unseen_cards(observation)
-        outs = sum(n for card, n in unseen.items() if best_discard([*rest, card], rules).points == 0)
+        outs = clean_close_outs(rest, rules, unseen_cards(observation))
         points = best_arrangement(rest, rules).points
         if points == 0:
             return None
@@ -142,7 +126,8 @@ def _options(
     if decision == "discard":
         if not isinstance(chosen, Discard):
             return None
-        ranked = [a for a in _ranked_discards(bot, observation, legal)[:3] if a != chosen]
+        candidates = [a for a in legal if isinstance(a, Discard)]
+        ranked = [a for a in bot.ranked_discards(observation, candidates)[:3] if a != chosen]
         return [chosen, *ranked[:2]], (f"turn {observation.turn // 6 * 6:2d}+",)
     raise ValueError(decision)
 

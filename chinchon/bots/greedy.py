@@ -25,7 +25,7 @@ from chinchon.game import Observation
 from chinchon.melds import best_arrangement, best_discard, meld_extensions
 from chinchon.rules import Rules
 
-__all__ = ["GreedyBot", "hand_value", "unseen_cards"]
+__all__ = ["GreedyBot", "clean_close_outs", "hand_value", "unseen_cards"]
 
 
 def unseen_cards(observation: Observation) -> Counter[Card]:
@@ -185,12 +185,14 @@ class GreedyBot(Bot):
                 return True
         return False
 
-    def _discard_or_close(self, observation: Observation, legal: list[Action]) -> Action:
+    def ranked_discards(
+        self, observation: Observation, discards: Sequence[Discard], unseen: Counter[Card] | None = None
+    ) -> list[Discard]:
+        """The discards, the one the bot likes best first (``unseen``: :func:`unseen_cards`, if already at hand)."""
         rules = observation.rules
-        unseen = unseen_cards(observation)
+        if unseen is None:
+            unseen = unseen_cards(observation)
         hand = list(observation.hand)
-        closes = [a for a in legal if isinstance(a, Close)]
-        discards = [a for a in legal if isinstance(a, Discard)]
         scored: list[tuple[float, int, Discard]] = []
         for action in discards:
             rest = list(hand)
@@ -203,11 +205,17 @@ class GreedyBot(Bot):
                 value += self.feed
             scored.append((value, -rules.value(action.card), action))
         scored.sort(key=lambda item: (item[0], item[1]))
+        return [action for _, _, action in scored]
+
+    def _discard_or_close(self, observation: Observation, legal: list[Action]) -> Action:
+        unseen = unseen_cards(observation)
+        closes = [a for a in legal if isinstance(a, Close)]
+        ranked = self.ranked_discards(observation, [a for a in legal if isinstance(a, Discard)], unseen)
         if closes:
             close = self._choose_close(observation, closes)
             if close is not None and self._close_now(observation, close, unseen):
                 return close
-        return scored[0][2] if scored else closes[0]
+        return ranked[0] if ranked else closes[0]
 
     def _choose_close(self, observation: Observation, closes: list[Close]) -> Close | None:
         rules = observation.rules
@@ -237,8 +245,7 @@ class GreedyBot(Bot):
                 return True
         rest = list(observation.hand)
         rest.remove(close.discard)
-        # Outs: unseen cards that would let the next turn close clean.
-        outs = sum(count for card, count in unseen.items() if best_discard([*rest, card], rules).points == 0)
+        outs = clean_close_outs(rest, rules, unseen)
         total = sum(unseen.values()) or 1
         chance = outs / total
         rounds = observation.turn / max(1, len(observation.seats))
@@ -268,6 +275,11 @@ class GreedyBot(Bot):
         active = [observation.scores[s] for s in observation.active] if observation.scores else []
         comeback = max(active) if active else rules.limit
         return ReEnter(comeback <= rules.limit - 8)
+
+
+def clean_close_outs(hand: Sequence[Card], rules: Rules, unseen: Counter[Card]) -> int:
+    """How many unseen cards would let the hand, drawing one, close with no loose card."""
+    return sum(count for card, count in unseen.items() if best_discard([*hand, card], rules).points == 0)
 
 
 def _loose_points(hand: Iterable[Card], close: Close, rules: Rules) -> int:
