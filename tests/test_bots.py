@@ -134,3 +134,50 @@ def test_registry_and_levels() -> None:
         make_bot("ismcts:400")
     with pytest.raises(BotError):
         make_bot("hard:iterations=3")
+
+
+def _match_log(names: list[str], seed: int, rules: Rules) -> list[str]:
+    match = Match(len(names), rules, seed=seed)
+    bots = [make_bot(name) for name in names]
+    rngs = [random.Random(seed * 31 + i) for i in range(len(names))]
+    log = []
+    while not match.over and len(log) < 3000:
+        seat = match.to_move
+        assert seat is not None
+        action = bots[seat].choose(match.observation(seat), match.legal_actions(), rngs[seat])
+        log.append(f"{seat} {action}")
+        match.apply(action)
+    return log
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("fournier", 2), ("clasico", 3), ("online", 4)])
+def test_ismcts_plays_greedys_moves_until_the_search_proves_one_better(preset: str, seed: int) -> None:
+    rules = Rules.preset(preset)
+    anchored = _match_log(["ismcts:iterations=12,anchor=1000", "simple"], seed, rules)
+    assert anchored == _match_log(["greedy", "simple"], seed, rules)
+    # Unanchored, the search plays moves of its own.
+    assert _match_log(["ismcts:iterations=12,anchor=0", "simple"], seed, rules) != anchored
+
+
+def test_ismcts_leaves_greedys_move_only_by_a_margin_of_standard_errors() -> None:
+    from chinchon.bots.ismcts import IsmctsBot, _Node
+
+    def node(rewards: list[float]) -> _Node:
+        out = _Node()
+        out.visits = len(rewards)
+        out.wins = sum(rewards)
+        out.squares = sum(r * r for r in rewards)
+        return out
+
+    root = _Node()
+    root.children = {
+        1: node([0.0, 0.1, -0.1, 0.0] * 25),  # greedy's move: mean 0, standard error 0.007
+        2: node([0.02, 0.12, -0.08, 0.02] * 25),  # 0.02 better: about two standard errors
+        3: node([0.5]),  # one lucky visit
+    }
+    assert IsmctsBot(anchor=2)._anchored(root, 1) == 1
+    assert IsmctsBot(anchor=1)._anchored(root, 1) == 2
+    root.children[4] = node([0.1, 0.2, 0.0, 0.1] * 25)
+    assert IsmctsBot(anchor=2)._anchored(root, 1) == 4
+    with pytest.raises(ValueError, match="anchor"):
+        IsmctsBot(anchor=-1)

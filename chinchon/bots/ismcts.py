@@ -7,8 +7,11 @@ how the others have played (:func:`chinchon.bots.playout.sample_deal`), walks on
 the bot's information sets with UCB over the moves available in that deal,
 and plays out to the end of the deal with a fast greedy policy rather than
 random moves. The playouts use the engine's integer moves and bitmasks, with
-no legality checks and no ``Card`` objects. Decisions other than drawing and
-discarding (the showdown, re-entry) go to the ``greedy`` bot.
+no legality checks and no ``Card`` objects. Drawing and the decisions after
+a close (the showdown, re-entry) go to the ``greedy`` bot, and the search
+keeps ``greedy``'s discard or close unless another move beats it clearly
+(``anchor``): one deal's points are too noisy a reward for a few hundred
+iterations to rank moves that differ by a point.
 """
 
 from __future__ import annotations
@@ -28,12 +31,13 @@ __all__ = ["IsmctsBot", "candidate_moves", "playout_move"]
 
 
 class _Node:
-    __slots__ = ("available", "children", "visits", "wins")
+    __slots__ = ("available", "children", "squares", "visits", "wins")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.wins = 0.0
+        self.squares = 0.0
         self.available = 0
 
 
@@ -85,16 +89,29 @@ def _rewards(deal: Deal) -> list[float]:
     return out
 
 
+def _mean_var(node: _Node) -> tuple[float, float]:
+    mean = node.wins / node.visits
+    return mean, max(0.0, (node.squares - node.visits * mean * mean) / (node.visits - 1))
+
+
 @register("ismcts")
 class IsmctsBot(Bot):
     """ISMCTS with greedy playouts; a budget of ``iterations``, or of ``seconds`` a move when given.
 
     ``horizon`` is how many moves a playout goes past the tree before the
     hands are judged by their loose points; ``exploration`` is UCB's constant;
-    ``width`` how many discards (those leaving the fewest loose points) are
-    searched besides every close (0: all); ``shaped`` deals the hidden cards
-    to fit the others' play (:func:`chinchon.bots.playout.sample_deal`)
-    rather than uniformly.
+    ``width`` how many discards are searched besides every close (0: all);
+    ``shaped`` deals the hidden cards to fit the others' play
+    (:func:`chinchon.bots.playout.sample_deal`) rather than uniformly.
+
+    ``anchor`` ties the search to the ``greedy`` bot: the searched discards
+    are the ``width`` that ``greedy`` likes best, and the bot plays
+    ``greedy``'s move unless another move's mean reward beats it by more
+    than ``anchor`` standard errors. Picking the best of a few noisy means
+    otherwise picks the luckiest move more often than the best one (one
+    deal's points vary far more than the discards' worth). ``anchor=0``
+    searches the discards that leave the fewest loose points and plays the
+    most visited move, as before.
     """
 
     name = "ismcts"
@@ -108,7 +125,11 @@ class IsmctsBot(Bot):
         horizon: int = 300,
         width: int = 3,
         shaped: bool = True,
+        anchor: float = 2.0,
     ) -> None:
+        if float(anchor) < 0:
+            raise ValueError("anchor is a number of standard errors, 0 or more")
+        self.anchor = float(anchor)
         self.shaped = bool(shaped)
         self.width = int(width)
         self.horizon = int(horizon)
@@ -117,6 +138,7 @@ class IsmctsBot(Bot):
         self.exploration = float(exploration)
         self.depth = int(depth)
         self._greedy = GreedyBot(lookahead=False)
+        self._anchor_bot = GreedyBot()
         self.last_iterations = 0
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
@@ -127,8 +149,25 @@ class IsmctsBot(Bot):
             # Drawing is left to the heuristic: a search over draws favours the known card of the
             # discard pile (the tree can plan for it, not for a stock card), strategy fusion.
             return self._greedy.choose(observation, legal, rng)
-        move = self.search(observation, rng)
-        return self._action(observation, legal, move)
+        if not self.anchor:
+            return self._action(observation, legal, self.search(observation, rng))
+        t = _tables(observation.rules)
+        anchor = self._anchor_bot.choose(observation, legal, rng)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        ranked = self._anchor_bot.ranked_discards(observation, discards)
+        if self.width > 0:
+            ranked = ranked[: self.width]
+        closes = sorted({CLOSE + t.id_of[a.discard] for a in legal if isinstance(a, Close)})
+        root = closes + [t.id_of[a.card] for a in ranked]
+        if isinstance(anchor, Close):
+            anchor_move = CLOSE + t.id_of[anchor.discard]
+        else:
+            assert isinstance(anchor, Discard)
+            anchor_move = t.id_of[anchor.card]
+        if anchor_move not in root:
+            root.append(anchor_move)
+        move = self.search(observation, rng, root, anchor_move)
+        return anchor if move == anchor_move else self._action(observation, legal, move)
 
     def _action(self, observation: Observation, legal: list[Action], move: int) -> Action:
         if move == MOVE_STOCK:
@@ -141,8 +180,18 @@ class IsmctsBot(Bot):
             return closes[0] if closes else Close(sample_card)
         return Discard(sample_card)
 
-    def search(self, observation: Observation, rng: random.Random) -> int:
-        """The move with the most visits after the search."""
+    def search(
+        self,
+        observation: Observation,
+        rng: random.Random,
+        root_moves: list[int] | None = None,
+        anchor: int | None = None,
+    ) -> int:
+        """The move chosen after the search among ``root_moves`` (default: :func:`candidate_moves`).
+
+        With ``anchor``, that move unless another beats its mean reward by
+        more than ``self.anchor`` standard errors; otherwise the most visited.
+        """
         root = _Node()
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         iterations = 0
@@ -159,7 +208,10 @@ class IsmctsBot(Bot):
             steps = 0
             # Selection and expansion along the bot's information sets.
             while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < self.depth:
-                moves = candidate_moves(deal, deal.moves(), self.width)
+                if root_moves is not None and node is root:
+                    moves = root_moves
+                else:
+                    moves = candidate_moves(deal, deal.moves(), self.width)
                 if not moves:
                     break
                 untried = [m for m in moves if m not in node.children]
@@ -197,8 +249,28 @@ class IsmctsBot(Bot):
             for child, mover in path:
                 child.visits += 1
                 child.wins += rewards[mover]
+                child.squares += rewards[mover] * rewards[mover]
         self.last_iterations = iterations
+        if anchor is not None:
+            return self._anchored(root, anchor)
         return max(root.children.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
+
+    def _anchored(self, root: _Node, anchor: int) -> int:
+        """``anchor``, unless another root move's mean beats it by more than ``self.anchor`` standard errors."""
+        base = root.children.get(anchor)
+        if base is None or base.visits < 2:
+            return anchor
+        base_mean, base_var = _mean_var(base)
+        best, best_margin = anchor, 0.0
+        for move, child in root.children.items():
+            if move == anchor or child.visits < 2:
+                continue
+            mean, var = _mean_var(child)
+            error = math.sqrt(var / child.visits + base_var / base.visits)
+            margin = mean - base_mean - self.anchor * error
+            if margin > best_margin:
+                best, best_margin = move, margin
+        return best
 
     def _select(self, node: _Node, moves: list[int]) -> int:
         c = self.exploration
