@@ -149,6 +149,7 @@ class IsmctsBot(Bot):
             # Drawing is left to the heuristic: a search over draws favours the known card of the
             # discard pile (the tree can plan for it, not for a stock card), strategy fusion.
             return self._greedy.choose(observation, legal, rng)
+        started = time.perf_counter()
         if not self.anchor:
             return self._action(observation, legal, self.search(observation, rng))
         t = _tables(observation.rules)
@@ -166,7 +167,7 @@ class IsmctsBot(Bot):
             anchor_move = t.id_of[anchor.card]
         if anchor_move not in root:
             root.append(anchor_move)
-        move = self.search(observation, rng, root, anchor_move)
+        move = self.search(observation, rng, root, anchor_move, started=started)
         return anchor if move == anchor_move else self._action(observation, legal, move)
 
     def _action(self, observation: Observation, legal: list[Action], move: int) -> Action:
@@ -186,14 +187,20 @@ class IsmctsBot(Bot):
         rng: random.Random,
         root_moves: list[int] | None = None,
         anchor: int | None = None,
+        *,
+        started: float | None = None,
     ) -> int:
         """The move chosen after the search among ``root_moves`` (default: :func:`candidate_moves`).
 
         With ``anchor``, that move unless another beats its mean reward by
         more than ``self.anchor`` standard errors; otherwise the most visited.
+        A budget of ``seconds`` counts from ``started`` (a ``time.perf_counter()``
+        reading; default: now).
         """
         root = _Node()
-        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        if started is None:
+            started = time.perf_counter()
+        deadline = started + self.seconds if self.seconds > 0 else None
         iterations = 0
         while True:
             if deadline is not None:
