@@ -17,7 +17,7 @@ CONFIGS = [
     for preset in Rules.presets()
     for players in range(Rules.preset(preset).min_players, Rules.preset(preset).max_players + 1)
 ]
-BOTS = ["random", "simple", "easy", "greedy", "ismcts:iterations=8"]
+BOTS = ["random", "simple", "easy", "greedy", "ismcts:iterations=8", "ismcts:iterations=8,paired=true,anchor=0.5"]
 
 
 def play(match: Match, bots: list[Bot], seed: int, max_actions: int) -> int:
@@ -150,13 +150,18 @@ def _match_log(names: list[str], seed: int, rules: Rules) -> list[str]:
     return log
 
 
-@pytest.mark.parametrize(("preset", "seed"), [("fournier", 2), ("clasico", 3), ("online", 4)])
-def test_ismcts_plays_greedys_moves_until_the_search_proves_one_better(preset: str, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("preset", "seed", "paired"),
+    [("fournier", 2, False), ("clasico", 3, False), ("online", 4, False), ("fournier", 5, True), ("online", 6, True)],
+)
+def test_ismcts_plays_greedys_moves_until_the_search_proves_one_better(preset: str, seed: int, paired: bool) -> None:
     rules = Rules.preset(preset)
-    anchored = _match_log(["ismcts:iterations=12,anchor=1000", "simple"], seed, rules)
+    spec = f"ismcts:iterations=12,paired={paired}"
+    anchored = _match_log([f"{spec},anchor=1000", "simple"], seed, rules)
     assert anchored == _match_log(["greedy", "simple"], seed, rules)
-    # Unanchored, the search plays moves of its own.
-    assert _match_log(["ismcts:iterations=12,anchor=0", "simple"], seed, rules) != anchored
+    # With little or no anchor, the search plays moves of its own.
+    loose = "anchor=0" if not paired else "anchor=0.001"
+    assert _match_log([f"{spec},{loose}", "simple"], seed, rules) != anchored
 
 
 def test_ismcts_leaves_greedys_move_only_by_a_margin_of_standard_errors() -> None:

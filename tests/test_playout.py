@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -108,9 +109,9 @@ def test_with_wild_cards_or_two_decks_the_sample_is_plain(rules: Rules) -> None:
         assert sample.stock == plain.stock
 
 
-def _study() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "scripts" / "decision_study.py"
-    spec = importlib.util.spec_from_file_location("decision_study", path)
+def _study(name: str = "decision_study") -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     # Its dataclasses look their module up by name.
@@ -132,3 +133,29 @@ def test_the_decision_study_judges_greedys_decisions(decision: str) -> None:
     # Following greedy plays greedy's own choices: the deals end as they do without the study.
     again = study._run(study.Job(decision, "uniform", "greedy", 2, "t:0", 6))[0]
     assert again == differences
+
+
+def test_the_departure_study_finds_no_departure_in_greedy_itself() -> None:
+    study = _study("departure_study")
+    tally = study._run(study.Job("greedy", "simple", 1, range(4), 2))
+    assert tally.decisions > 10
+    assert tally.gains == []
+
+
+def test_the_departure_study_judges_a_searching_bot_the_same_for_a_seed() -> None:
+    study = _study("departure_study")
+    job = study.Job("ismcts:iterations=12,paired=true,anchor=0.001", "greedy", 3, range(3), 2)
+    first = study._run(job)
+    assert first.gains, "no departure from greedy with almost no anchor"
+    assert all(-150 < gain < 150 for gain in first.gains)
+    assert study._run(job) == first
+
+
+def test_the_departure_study_finds_random_departures_costly(capsys: pytest.CaptureFixture[str]) -> None:
+    study = _study("departure_study")
+    study.main(["--bot", "random", "--opponent", "simple", "--deals", "3", "--continuations", "2", "--jobs", "1"])
+    line = capsys.readouterr().out
+    match = re.search(r"(\d+) departures from greedy .* gain per departure ([-+][\d.]+)", line)
+    assert match, line
+    assert int(match.group(1)) >= 5
+    assert float(match.group(2)) < 0

@@ -45,8 +45,8 @@ _REGISTRY: dict[str, Factory] = {}
 LEVELS: dict[str, str] = {
     "easy": "simple:noise=0.25",
     "medium": "greedy",
-    "hard": "ismcts:seconds=0.5",
-    "expert": "ismcts:seconds=2",
+    "hard": "ismcts:seconds=0.5,paired=true",
+    "expert": "ismcts:seconds=2,paired=true",
 }
 """The levels a player chooses from, and the bot each one is."""
 

@@ -112,6 +112,11 @@ class IsmctsBot(Bot):
     deal's points vary far more than the discards' worth). ``anchor=0``
     searches the discards that leave the fewest loose points and plays the
     most visited move, as before.
+
+    ``paired`` (with an anchor) plays every searched move out on each
+    sampled deal instead of growing a tree, and judges each move by its mean
+    gain over ``greedy``'s move on the same deals: the luck of the deal
+    cancels out of the comparison. ``iterations`` then counts playouts.
     """
 
     name = "ismcts"
@@ -126,7 +131,9 @@ class IsmctsBot(Bot):
         width: int = 3,
         shaped: bool = True,
         anchor: float = 2.0,
+        paired: bool = False,
     ) -> None:
+        self.paired = bool(paired)
         if float(anchor) < 0:
             raise ValueError("anchor is a number of standard errors, 0 or more")
         self.anchor = float(anchor)
@@ -197,10 +204,12 @@ class IsmctsBot(Bot):
         A budget of ``seconds`` counts from ``started`` (a ``time.perf_counter()``
         reading; default: now).
         """
-        root = _Node()
         if started is None:
             started = time.perf_counter()
         deadline = started + self.seconds if self.seconds > 0 else None
+        if self.paired and root_moves is not None and anchor is not None:
+            return self._paired(observation, rng, root_moves, anchor, deadline)
+        root = _Node()
         iterations = 0
         while True:
             if deadline is not None:
@@ -261,6 +270,52 @@ class IsmctsBot(Bot):
         if anchor is not None:
             return self._anchored(root, anchor)
         return max(root.children.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
+
+    def _paired(
+        self, observation: Observation, rng: random.Random, root_moves: list[int], anchor: int, deadline: float | None
+    ) -> int:
+        """Every root move played out on each sampled deal; ``anchor`` unless another's mean gain over it is clear."""
+        others = [move for move in root_moves if move != anchor]
+        if not others:
+            return anchor
+        seat = observation.seat
+        sums = [0.0] * len(others)
+        squares = [0.0] * len(others)
+        deals = playouts = 0
+        while True:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and deals > 1:
+                    break
+            elif playouts >= self.iterations and deals > 1:
+                break
+            deals += 1
+            deal = sample_deal(observation, rng) if self.shaped else Deal.sample(observation, rng)
+            base = self._play_out(deal.copy(history=False), anchor)[seat]
+            for i, move in enumerate(others):
+                gain = self._play_out(deal.copy(history=False), move)[seat] - base
+                sums[i] += gain
+                squares[i] += gain * gain
+            playouts += len(root_moves)
+        self.last_iterations = playouts
+        best, best_margin = anchor, 0.0
+        for i, move in enumerate(others):
+            mean = sums[i] / deals
+            error = math.sqrt(max(0.0, (squares[i] - deals * mean * mean) / (deals - 1)) / deals)
+            margin = mean - self.anchor * error
+            if margin > best_margin:
+                best, best_margin = move, margin
+        return best
+
+    def _play_out(self, deal: Deal, move: int) -> list[float]:
+        deal.play(move)
+        steps = 0
+        while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < self.horizon:
+            moves = deal.moves()
+            if not moves:
+                break
+            deal.play(playout_move(deal, moves))
+            steps += 1
+        return _rewards(deal)
 
     def _anchored(self, root: _Node, anchor: int) -> int:
         """``anchor``, unless another root move's mean beats it by more than ``self.anchor`` standard errors."""
