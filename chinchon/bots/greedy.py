@@ -209,17 +209,22 @@ class GreedyBot(Bot):
 
     def _discard_or_close(self, observation: Observation, legal: list[Action]) -> Action:
         unseen = unseen_cards(observation)
-        closes = [a for a in legal if isinstance(a, Close)]
         ranked = self.ranked_discards(observation, [a for a in legal if isinstance(a, Discard)], unseen)
+        return self.discard_or_close(observation, legal, ranked, unseen)
+
+    def discard_or_close(
+        self, observation: Observation, legal: Sequence[Action], ranked: Sequence[Discard], unseen: Counter[Card]
+    ) -> Action:
+        """The bot's move after drawing, given its :meth:`ranked_discards` and :func:`unseen_cards`."""
+        closes = [a for a in legal if isinstance(a, Close)]
         if closes:
-            close = self._choose_close(observation, closes)
+            close = self._choose_close(observation, closes, unseen)
             if close is not None and self._close_now(observation, close, unseen):
                 return close
         return ranked[0] if ranked else closes[0]
 
-    def _choose_close(self, observation: Observation, closes: list[Close]) -> Close | None:
+    def _choose_close(self, observation: Observation, closes: list[Close], unseen: Counter[Card]) -> Close | None:
         rules = observation.rules
-        unseen = unseen_cards(observation)
 
         def key(close: Close) -> tuple[int, int]:
             melds = close.melds or ()

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots.base import Bot, register
-from chinchon.bots.greedy import GreedyBot
+from chinchon.bots.greedy import GreedyBot, unseen_cards
 from chinchon.bots.playout import playout_move, sample_deal
 from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
 
@@ -89,9 +89,10 @@ def _rewards(deal: Deal) -> list[float]:
     return out
 
 
-def _mean_var(node: _Node) -> tuple[float, float]:
-    mean = node.wins / node.visits
-    return mean, max(0.0, (node.squares - node.visits * mean * mean) / (node.visits - 1))
+def _mean_var(total: float, squares: float, count: int) -> tuple[float, float]:
+    """The mean and the sample variance of ``count`` values from their sum and sum of squares."""
+    mean = total / count
+    return mean, max(0.0, (squares - count * mean * mean) / (count - 1))
 
 
 @register("ismcts")
@@ -144,8 +145,7 @@ class IsmctsBot(Bot):
         self.seconds = float(seconds)
         self.exploration = float(exploration)
         self.depth = int(depth)
-        self._greedy = GreedyBot(lookahead=False)
-        self._anchor_bot = GreedyBot()
+        self._greedy = GreedyBot()
         self.last_iterations = 0
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
@@ -160,9 +160,9 @@ class IsmctsBot(Bot):
         if not self.anchor:
             return self._action(observation, legal, self.search(observation, rng))
         t = _tables(observation.rules)
-        anchor = self._anchor_bot.choose(observation, legal, rng)
-        discards = [a for a in legal if isinstance(a, Discard)]
-        ranked = self._anchor_bot.ranked_discards(observation, discards)
+        unseen = unseen_cards(observation)
+        ranked = self._greedy.ranked_discards(observation, [a for a in legal if isinstance(a, Discard)], unseen)
+        anchor = self._greedy.discard_or_close(observation, legal, ranked, unseen)
         if self.width > 0:
             ranked = ranked[: self.width]
         closes = sorted({CLOSE + t.id_of[a.discard] for a in legal if isinstance(a, Close)})
@@ -252,15 +252,7 @@ class IsmctsBot(Bot):
                 path.append((node, mover))
                 deal.play(move)
                 steps += 1
-            # Playout with the greedy policy, cut at the horizon where the hands are judged as they stand.
-            horizon = steps + self.horizon
-            while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < horizon:
-                moves = deal.moves()
-                if not moves:
-                    break
-                deal.play(playout_move(deal, moves))
-                steps += 1
-            rewards = _rewards(deal)
+            rewards = self._play_out(deal)
             root.visits += 1
             for child, mover in path:
                 child.visits += 1
@@ -299,15 +291,16 @@ class IsmctsBot(Bot):
         self.last_iterations = playouts
         best, best_margin = anchor, 0.0
         for i, move in enumerate(others):
-            mean = sums[i] / deals
-            error = math.sqrt(max(0.0, (squares[i] - deals * mean * mean) / (deals - 1)) / deals)
-            margin = mean - self.anchor * error
+            mean, var = _mean_var(sums[i], squares[i], deals)
+            margin = mean - self.anchor * math.sqrt(var / deals)
             if margin > best_margin:
                 best, best_margin = move, margin
         return best
 
-    def _play_out(self, deal: Deal, move: int) -> list[float]:
-        deal.play(move)
+    def _play_out(self, deal: Deal, move: int | None = None) -> list[float]:
+        """Each seat's reward after ``move`` (if given) and the greedy policy up to the horizon."""
+        if move is not None:
+            deal.play(move)
         steps = 0
         while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < self.horizon:
             moves = deal.moves()
@@ -322,12 +315,12 @@ class IsmctsBot(Bot):
         base = root.children.get(anchor)
         if base is None or base.visits < 2:
             return anchor
-        base_mean, base_var = _mean_var(base)
+        base_mean, base_var = _mean_var(base.wins, base.squares, base.visits)
         best, best_margin = anchor, 0.0
         for move, child in root.children.items():
             if move == anchor or child.visits < 2:
                 continue
-            mean, var = _mean_var(child)
+            mean, var = _mean_var(child.wins, child.squares, child.visits)
             error = math.sqrt(var / child.visits + base_var / base.visits)
             margin = mean - base_mean - self.anchor * error
             if margin > best_margin:
