@@ -136,6 +136,79 @@ def test_registry_and_levels() -> None:
         make_bot("hard:iterations=3")
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ismcts:iterations=abc", "the bot parameter iterations must be a number, 1 or more, not abc"),
+        ("ismcts:iterations=0", "the bot parameter iterations must be a number, 1 or more, not 0"),
+        ("ismcts:seconds=-1", "the bot parameter seconds must be a number, 0 or more, not -1"),
+        ("ismcts:prune=-0.5", "the bot parameter prune must be a number, 0 or more, not -0.5"),
+        ("simple:noise=2", "the bot parameter noise must be a number from 0 to 1, not 2"),
+        ("ismcts:depth=deep", r"bad parameters for bot ismcts: depth=deep \(invalid literal"),
+    ],
+)
+def test_a_bad_parameter_value_is_a_bot_error_naming_it(spec: str, message: str) -> None:
+    with pytest.raises(BotError, match=message):
+        make_bot(spec)
+
+
+def test_ismcts_stops_at_the_first_budget_it_reaches() -> None:
+    from chinchon.bots.ismcts import IsmctsBot
+
+    assert IsmctsBot().iterations == 400
+    assert IsmctsBot(seconds=0.5).iterations == 0  # no cap on playouts: the time decides
+    match = Match(2, Rules.preset("fournier"), seed=3)
+    rng = random.Random(3)
+    while match.observation(match.to_move or 0).phase is not Phase.DISCARD:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(make_bot("greedy").choose(match.observation(seat), match.legal_actions(), rng))
+    seat = match.to_move
+    assert seat is not None
+    observation = match.observation(seat)
+    # Both budgets given: the playouts end it long before an hour.
+    tree = IsmctsBot(iterations=30, seconds=3600)
+    tree.search(observation, random.Random(1))
+    assert tree.last_iterations == 30
+    # A tiny time budget ends it before a huge cap on playouts; at least one is made.
+    quick = IsmctsBot(iterations=10**9, seconds=1e-6)
+    quick.search(observation, random.Random(1))
+    assert 1 <= quick.last_iterations < 1000
+
+
+def test_paired_search_prunes_hopeless_moves_and_ends_early() -> None:
+    from chinchon.bots.ismcts import IsmctsBot
+
+    bot = IsmctsBot(prune=2)
+    # A mean gain of -1 with a standard error of 0.1 is hopeless; of 0.6, not yet.
+    assert bot._hopeless(total=-100.0, squares=100.0 + 99 * 1.0, count=100)
+    assert not bot._hopeless(total=-100.0, squares=100.0 + 99 * 36.0, count=100)
+    assert not bot._hopeless(total=5.0, squares=100.0, count=100)
+    assert not IsmctsBot(prune=0).prune
+
+    def playouts(prune: float) -> list[int]:
+        bots = [IsmctsBot(iterations=300, paired=True, prune=prune), make_bot("greedy")]
+        match = Match(2, Rules.preset("fournier"), seed=7)
+        rngs = [random.Random(1), random.Random(2)]
+        spent = []
+        while not match.over and len(spent) < 12:
+            seat = match.to_move
+            assert seat is not None
+            legal = match.legal_actions()
+            match.apply(bots[seat].choose(match.observation(seat), legal, rngs[seat]))
+            if seat == 0 and match.observation(0).phase is Phase.DRAW and bots[0].last_iterations:
+                spent.append(bots[0].last_iterations)
+                bots[0].last_iterations = 0
+        return spent
+
+    # Without pruning every searched decision spends the whole budget (a deal may overrun it by its moves).
+    whole = playouts(0)
+    assert len(whole) >= 5 and all(300 <= n < 310 for n in whole)
+    pruned = playouts(2)
+    assert len(pruned) >= 5 and all(n < 310 for n in pruned)
+    assert any(n < 300 for n in pruned)
+
+
 def _match_log(names: list[str], seed: int, rules: Rules) -> list[str]:
     match = Match(len(names), rules, seed=seed)
     bots = [make_bot(name) for name in names]

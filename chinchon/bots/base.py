@@ -14,6 +14,7 @@ is one call of :meth:`Bot.choose`.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -22,7 +23,7 @@ from chinchon.actions import Action
 from chinchon.errors import N_, ChinchonError
 from chinchon.game import Observation
 
-__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "make_bot", "register"]
+__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "make_bot", "number", "register"]
 
 
 class BotError(ChinchonError):
@@ -39,14 +40,42 @@ class Bot(ABC):
         """One of ``legal_actions`` for the seat of ``observation``; chance comes from ``rng``."""
 
 
+def number(name: str, value: object, least: float, most: float | None = None) -> float:
+    """``value`` as a number from ``least`` to ``most`` (no bound when None), for a bot's parameter ``name``.
+
+    Raises:
+        BotError: ``value`` is not such a number.
+    """
+    try:
+        result = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        result = math.nan
+    if most is None and not result >= least:
+        raise BotError(
+            N_("the bot parameter {name} must be a number, {least} or more, not {value}"),
+            name=name,
+            least=least,
+            value=value,
+        )
+    if most is not None and not least <= result <= most:
+        raise BotError(
+            N_("the bot parameter {name} must be a number from {least} to {most}, not {value}"),
+            name=name,
+            least=least,
+            most=most,
+            value=value,
+        )
+    return result
+
+
 Factory = Callable[..., Bot]
 _REGISTRY: dict[str, Factory] = {}
 
 LEVELS: dict[str, str] = {
     "easy": "simple:noise=0.25",
     "medium": "greedy",
-    "hard": "ismcts:seconds=0.5,paired=true",
-    "expert": "ismcts:seconds=2,paired=true",
+    "hard": "ismcts:iterations=600,seconds=0.5,paired=true",
+    "expert": "ismcts:iterations=2400,seconds=2,paired=true",
 }
 """The levels a player chooses from, and the bot each one is."""
 
@@ -111,7 +140,13 @@ def make_bot(spec: str) -> Bot:
         params[key.strip()] = _value(value.strip())
     try:
         bot = factory(**params)
+    except BotError:
+        raise
     except TypeError:
         raise BotError(N_("bot {name} does not take the parameters {params}"), name=name, params=params_text) from None
+    except ValueError as exc:
+        raise BotError(
+            N_("bad parameters for bot {name}: {params} ({problem})"), name=name, params=params_text, problem=exc
+        ) from None
     bot.name = text
     return bot

@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw
-from chinchon.bots.base import Bot, register
+from chinchon.bots.base import Bot, number, register
 from chinchon.bots.greedy import GreedyBot, unseen_cards
 from chinchon.bots.playout import playout_move, sample_deal
 from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
@@ -89,6 +89,12 @@ def _rewards(deal: Deal) -> list[float]:
     return out
 
 
+_PRUNE_FROM = 20
+_PRUNE_EVERY = 10
+# Pruning looks at the gains only every few deals from the twentieth on: a test
+# repeated after every deal would drop good moves on a chance run of bad deals.
+
+
 def _mean_var(total: float, squares: float, count: int) -> tuple[float, float]:
     """The mean and the sample variance of ``count`` values from their sum and sum of squares."""
     mean = total / count
@@ -97,7 +103,12 @@ def _mean_var(total: float, squares: float, count: int) -> tuple[float, float]:
 
 @register("ismcts")
 class IsmctsBot(Bot):
-    """ISMCTS with greedy playouts; a budget of ``iterations``, or of ``seconds`` a move when given.
+    """ISMCTS with greedy playouts, within a budget of ``iterations`` and of ``seconds`` a move.
+
+    The search stops at whichever budget it reaches first; ``iterations``
+    defaults to 400 when ``seconds`` is not given and to no cap when it is.
+    A budget of iterations alone plays the same for a seed on any machine;
+    ``seconds`` caps the thinking time on a slow or busy one.
 
     ``horizon`` is how many moves a playout goes past the tree before the
     hands are judged by their loose points; ``exploration`` is UCB's constant;
@@ -118,13 +129,16 @@ class IsmctsBot(Bot):
     sampled deal instead of growing a tree, and judges each move by its mean
     gain over ``greedy``'s move on the same deals: the luck of the deal
     cancels out of the comparison. ``iterations`` then counts playouts.
+    ``prune`` drops a move from the comparison once its mean gain is more
+    than ``prune`` standard errors below zero (0: never), so the moves still
+    in doubt get the playouts, and the search ends early when none is left.
     """
 
     name = "ismcts"
 
     def __init__(
         self,
-        iterations: int = 400,
+        iterations: int | None = None,
         seconds: float = 0.0,
         exploration: float = 0.7,
         depth: int = 300,
@@ -133,16 +147,19 @@ class IsmctsBot(Bot):
         shaped: bool = True,
         anchor: float = 2.0,
         paired: bool = False,
+        prune: float = 2.0,
     ) -> None:
         self.paired = bool(paired)
-        if float(anchor) < 0:
-            raise ValueError("anchor is a number of standard errors, 0 or more")
-        self.anchor = float(anchor)
+        self.prune = number("prune", prune, 0)
+        self.anchor = number("anchor", anchor, 0)
         self.shaped = bool(shaped)
         self.width = int(width)
         self.horizon = int(horizon)
-        self.iterations = int(iterations)
-        self.seconds = float(seconds)
+        self.seconds = number("seconds", seconds, 0)
+        if iterations is None:
+            self.iterations = 0 if self.seconds > 0 else 400
+        else:
+            self.iterations = int(number("iterations", iterations, 1))
         self.exploration = float(exploration)
         self.depth = int(depth)
         self._greedy = GreedyBot()
@@ -211,12 +228,7 @@ class IsmctsBot(Bot):
             return self._paired(observation, rng, root_moves, anchor, deadline)
         root = _Node()
         iterations = 0
-        while True:
-            if deadline is not None:
-                if time.perf_counter() >= deadline and iterations > 0:
-                    break
-            elif iterations >= self.iterations:
-                break
+        while iterations == 0 or not self._spent(iterations, deadline):
             iterations += 1
             deal = sample_deal(observation, rng) if self.shaped else Deal.sample(observation, rng)
             path: list[tuple[_Node, int]] = []
@@ -268,34 +280,41 @@ class IsmctsBot(Bot):
     ) -> int:
         """Every root move played out on each sampled deal; ``anchor`` unless another's mean gain over it is clear."""
         others = [move for move in root_moves if move != anchor]
-        if not others:
-            return anchor
         seat = observation.seat
         sums = [0.0] * len(others)
         squares = [0.0] * len(others)
+        alive = list(range(len(others)))
         deals = playouts = 0
-        while True:
-            if deadline is not None:
-                if time.perf_counter() >= deadline and deals > 1:
-                    break
-            elif playouts >= self.iterations and deals > 1:
-                break
+        while alive and (deals < 2 or not self._spent(playouts, deadline)):
             deals += 1
             deal = sample_deal(observation, rng) if self.shaped else Deal.sample(observation, rng)
             base = self._play_out(deal.copy(history=False), anchor)[seat]
-            for i, move in enumerate(others):
-                gain = self._play_out(deal.copy(history=False), move)[seat] - base
+            for i in alive:
+                gain = self._play_out(deal.copy(history=False), others[i])[seat] - base
                 sums[i] += gain
                 squares[i] += gain * gain
-            playouts += len(root_moves)
+            playouts += 1 + len(alive)
+            if self.prune and deals >= _PRUNE_FROM and deals % _PRUNE_EVERY == 0:
+                alive = [i for i in alive if not self._hopeless(sums[i], squares[i], deals)]
         self.last_iterations = playouts
         best, best_margin = anchor, 0.0
-        for i, move in enumerate(others):
+        for i in alive:
             mean, var = _mean_var(sums[i], squares[i], deals)
             margin = mean - self.anchor * math.sqrt(var / deals)
             if margin > best_margin:
-                best, best_margin = move, margin
+                best, best_margin = others[i], margin
         return best
+
+    def _hopeless(self, total: float, squares: float, count: int) -> bool:
+        """Whether a mean gain is more than ``self.prune`` standard errors below zero."""
+        mean, var = _mean_var(total, squares, count)
+        return mean + self.prune * math.sqrt(var / count) < 0
+
+    def _spent(self, iterations: int, deadline: float | None) -> bool:
+        """Whether the budget is spent after ``iterations``."""
+        if self.iterations and iterations >= self.iterations:
+            return True
+        return deadline is not None and time.perf_counter() >= deadline
 
     def _play_out(self, deal: Deal, move: int | None = None) -> list[float]:
         """Each seat's reward after ``move`` (if given) and the greedy policy up to the horizon."""

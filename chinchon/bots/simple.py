@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
-from chinchon.bots.base import Bot, register
+from chinchon.bots.base import Bot, number, register
 from chinchon.game import Observation
 from chinchon.melds import best_arrangement
 
@@ -36,9 +36,7 @@ class SimpleBot(Bot):
     name = "simple"
 
     def __init__(self, noise: float = 0.0) -> None:
-        if not 0.0 <= float(noise) <= 1.0:
-            raise ValueError("noise is a probability from 0 to 1")
-        self.noise = float(noise)
+        self.noise = number("noise", noise, 0, 1)
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         legal = list(legal_actions)
