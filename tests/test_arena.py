@@ -379,7 +379,7 @@ def test_cli_arena_hands_in_spanish() -> None:
         (["--bots", "simple,random", "--matches", "0"], "error: boards: expected a whole number of at least 1"),
         (["--bots", "simple,random", "--matches", "2", "--jobs", "0"], "error: jobs: expected a whole number"),
         (["--bots", "simple,random", "--matches", "2", "--rules", "nowhere"], "error: unknown preset 'nowhere'"),
-        (["--bots", "simple:noise=2,random", "--matches", "2"], "error: noise is a probability"),
+        (["--bots", "simple:noise=2,random", "--matches", "2"], "error: the bot parameter noise must be a number"),
     ],
 )
 def test_cli_arena_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
