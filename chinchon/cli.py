@@ -331,8 +331,6 @@ def arena(
         config.check(jobs)
     except ChinchonError as exc:
         _fail(translate_error(exc))
-    except ValueError as exc:  # a bot's own check of its parameters
-        _fail(str(exc))
     if json_file is not None:
         try:
             with open(json_file, "a", encoding="utf-8"):
