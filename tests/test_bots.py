@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 
 import pytest
@@ -145,11 +146,30 @@ def test_registry_and_levels() -> None:
         ("ismcts:prune=-0.5", "the bot parameter prune must be a number, 0 or more, not -0.5"),
         ("simple:noise=2", "the bot parameter noise must be a number from 0 to 1, not 2"),
         ("ismcts:depth=deep", r"bad parameters for bot ismcts: depth=deep \(invalid literal"),
+        ("ismcts:paired=yes", "the bot parameter paired must be true or false, not yes"),
+        ("ismcts:shaped=2", "the bot parameter shaped must be true or false, not 2"),
+        ("greedy:lookahead=3x", "the bot parameter lookahead must be true or false, not 3x"),
+        ("greedy:weight=1.5", "the bot parameter weight must be a number from 0 to 1, not 1.5"),
+        ("greedy:take=much", "the bot parameter take must be a number, 0 or more, not much"),
     ],
 )
 def test_a_bad_parameter_value_is_a_bot_error_naming_it(spec: str, message: str) -> None:
     with pytest.raises(BotError, match=message):
         make_bot(spec)
+
+
+@pytest.mark.parametrize(
+    ("spec", "attribute", "value"),
+    [
+        ("greedy:lookahead=false", "lookahead", False),
+        ("greedy:lookahead=0", "lookahead", False),
+        ("ismcts:paired=true", "paired", True),
+        ("ismcts:shaped=1", "shaped", True),
+        ("greedy:take=inf", "take", math.inf),
+    ],
+)
+def test_good_parameter_values_are_taken(spec: str, attribute: str, value: object) -> None:
+    assert getattr(make_bot(spec), attribute) == value
 
 
 def test_ismcts_stops_at_the_first_budget_it_reaches() -> None:

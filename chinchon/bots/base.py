@@ -23,7 +23,7 @@ from chinchon.actions import Action
 from chinchon.errors import N_, ChinchonError
 from chinchon.game import Observation
 
-__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "make_bot", "number", "register"]
+__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "flag", "make_bot", "number", "register"]
 
 
 class BotError(ChinchonError):
@@ -66,6 +66,19 @@ def number(name: str, value: object, least: float, most: float | None = None) ->
             value=value,
         )
     return result
+
+
+def flag(name: str, value: object) -> bool:
+    """``value`` as true or false (``True``, ``False``, 1 or 0), for a bot's parameter ``name``.
+
+    Raises:
+        BotError: ``value`` is anything else.
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise BotError(N_("the bot parameter {name} must be true or false, not {value}"), name=name, value=value)
 
 
 Factory = Callable[..., Bot]

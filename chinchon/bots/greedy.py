@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
-from chinchon.bots.base import Bot, register
+from chinchon.bots.base import Bot, flag, number, register
 from chinchon.cards import Card
 from chinchon.game import Observation
 from chinchon.melds import best_arrangement, best_discard, meld_extensions
@@ -106,13 +106,13 @@ class GreedyBot(Bot):
         bonus: float = 8.0,
         now: float = 0.0,
     ) -> None:
-        self.now = float(now)
-        self.lookahead = bool(lookahead)
-        self.bonus = float(bonus)
-        self.weight = float(weight)
-        self.patience = float(patience)
-        self.take = float(take)
-        self.feed = float(feed)
+        self.now = number("now", now, 0)
+        self.lookahead = flag("lookahead", lookahead)
+        self.bonus = number("bonus", bonus, 0)
+        self.weight = number("weight", weight, 0, 1)
+        self.patience = number("patience", patience, 0)
+        self.take = number("take", take, 0)
+        self.feed = number("feed", feed, 0)
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         legal = list(legal_actions)

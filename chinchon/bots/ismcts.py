@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw
-from chinchon.bots.base import Bot, number, register
+from chinchon.bots.base import Bot, flag, number, register
 from chinchon.bots.greedy import GreedyBot, unseen_cards
 from chinchon.bots.playout import playout_move, sample_deal
 from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
@@ -149,10 +149,10 @@ class IsmctsBot(Bot):
         paired: bool = False,
         prune: float = 2.0,
     ) -> None:
-        self.paired = bool(paired)
+        self.paired = flag("paired", paired)
         self.prune = number("prune", prune, 0)
         self.anchor = number("anchor", anchor, 0)
-        self.shaped = bool(shaped)
+        self.shaped = flag("shaped", shaped)
         self.width = int(width)
         self.horizon = int(horizon)
         self.seconds = number("seconds", seconds, 0)
