@@ -104,7 +104,9 @@ def _options(
             return None
         discards = [a for a in legal if not isinstance(a, Close)]
         wait = bot.choose(observation, discards, rng) if isinstance(chosen, Close) else chosen
-        close = chosen if isinstance(chosen, Close) else bot._choose_close(observation, closes)
+        close = (
+            chosen if isinstance(chosen, Close) else bot._choose_close(observation, closes, unseen_cards(observation))
+        )
         assert isinstance(wait, Discard) and close is not None
         rest = list(observation.hand)
         rest.remove(wait.card)

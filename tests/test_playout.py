@@ -13,10 +13,12 @@ from types import ModuleType
 import pytest
 
 from chinchon import Rules
+from chinchon.actions import Close, Discard, Draw
 from chinchon.bots import make_bot
+from chinchon.bots.greedy import GreedyBot
 from chinchon.bots.playout import sample_deal
-from chinchon.cards import Card
-from chinchon.game import Deal, Observation, Phase
+from chinchon.cards import Card, parse_cards
+from chinchon.game import Deal, Match, Observation, Phase, stack_deck
 from chinchon.melds import best_arrangement, best_discard
 
 
@@ -159,3 +161,19 @@ def test_the_departure_study_finds_random_departures_costly(capsys: pytest.Captu
     assert match, line
     assert int(match.group(1)) >= 5
     assert float(match.group(2)) < 0
+
+
+def test_the_decision_study_judges_a_wait_against_the_close_greedy_would_make() -> None:
+    study = _study()
+    rules = Rules()
+    hands = [parse_cards("3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠"), parse_cards("2♣ 2♠ 6♣ 6♠ K♣ K♠ Q♦")]
+    match = Match(2, rules, first=0, decks=[stack_deck(rules, hands, stock=[Card.parse("K♥")])])
+    match.apply(Draw("stock"))
+    observation = match.observation(0)
+    legal = list(match.legal_actions())
+    wait = Discard(Card.parse("3♥"))
+    options = study._options("close", GreedyBot(), observation, legal, wait, random.Random(1))
+    assert options is not None
+    (close, waited), _ = options
+    assert isinstance(close, Close) and close.discard == Card.parse("K♥")
+    assert waited == wait
