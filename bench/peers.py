@@ -270,7 +270,7 @@ def open_spiel_solver(bench: Bench) -> None:
 
     def min_over_discards(hand: Sequence[int]) -> int:
         md = utils7.min_deadwood
-        return min(md([*hand[:i], *hand[i + 1 :]]) for i in range(len(hand)))
+        return min(int(md([*hand[:i], *hand[i + 1 :]])) for i in range(len(hand)))
 
     cases: list[tuple[str, Callable[[Any], object], Callable[[], Any], str]] = [
         ("min_deadwood, 7 cards", utils7.min_deadwood, lambda: rng.sample(deck52, 7), "52-card deck"),
@@ -316,7 +316,7 @@ def rlcard_solver(bench: Bench) -> None:
         # get_best_meld_clusters only takes 10 cards: the same search (its meld clusters) at other sizes.
         clusters = get_meld_clusters(hand)
         melded = max((sum(value(c) for meld in cluster for c in meld) for cluster in clusters), default=0)
-        return sum(value(c) for c in hand) - melded
+        return int(sum(value(c) for c in hand) - melded)
 
     def min_over_discards(hand: Sequence[Any]) -> int:
         return min(min_deadwood([*hand[:i], *hand[i + 1 :]]) for i in range(len(hand)))
