@@ -177,6 +177,26 @@ def _tables(rules: Rules) -> _Tables:
 Reshuffle = Callable[[list[Card]], list[Card]]
 
 
+class _PublicCache:
+    """What a deal's observations show of its history and discards, for one history and one list of discards."""
+
+    def __init__(self, history: list[tuple[int, Action]], discards: list[tuple[int, int]]) -> None:
+        self.history = history
+        self.discards_of = discards
+        self.texts: list[tuple[int, str]] = []
+        self.hidden: dict[int, str] = {}
+        self.discards: list[tuple[int, Card]] = []
+
+    def fits(self, history: list[tuple[int, Action]], discards: list[tuple[int, int]]) -> bool:
+        """Whether these are still the lists the cache was made for, only grown since."""
+        return (
+            history is self.history
+            and discards is self.discards_of
+            and len(self.texts) <= len(history)
+            and len(self.discards) <= len(discards)
+        )
+
+
 class Deal:
     """One deal (hand) of Chinchón, from the deal to the scores.
 
@@ -1137,19 +1157,38 @@ class Deal:
 
     # -- what a seat knows ------------------------------------------------------------
 
+    def _public_lists(self) -> tuple[list[tuple[int, str]], dict[int, str], list[tuple[int, Card]]]:
+        """The history as each seat's own texts, the texts others see where they differ (a close's hidden
+        card), and the discards as cards: kept as the deal goes on.
+
+        Observations would otherwise rebuild the whole history at every action,
+        which makes a long deal (a stock rebuilt many times) quadratic.
+        """
+        cache: _PublicCache | None = getattr(self, "_public", None)
+        if cache is None or not cache.fits(self.history, self._discards):
+            cache = _PublicCache(self.history, self._discards)
+            self._public = cache
+        texts, hidden, discards = cache.texts, cache.hidden, cache.discards
+        for who, action in self.history[len(texts) :]:
+            if isinstance(action, Close):
+                # The melds of a close are shown; the card put face down is not.
+                hidden[len(texts)] = " ".join(["close", *(str(TableMeld(who, m)) for m in action.melds or ())])
+            texts.append((who, str(action)))
+        card_of = self._t.card_of
+        discards.extend((who, card_of[cid]) for who, cid in self._discards[len(discards) :])
+        return texts, hidden, discards
+
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know about the deal, and nothing else."""
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
         card_of = self._t.card_of
         over = self.phase is Phase.OVER
-        history: list[tuple[int, str]] = []
-        for who, action in self.history:
-            if isinstance(action, Close) and who != seat:
-                # The melds are shown; the card put face down is not.
-                history.append((who, " ".join(["close", *(str(TableMeld(who, m)) for m in action.melds or ())])))
-            else:
-                history.append((who, str(action)))
+        texts, hidden, discards = self._public_lists()
+        history = list(texts)
+        for index, text in hidden.items():
+            if history[index][0] != seat:
+                history[index] = (history[index][0], text)
         return Observation(
             seat=seat,
             players=self.players,
@@ -1164,7 +1203,7 @@ class Deal:
             hand_sizes=tuple(self.hand_size(s) for s in range(self.players)),
             stock_size=len(self._stock),
             discard_pile=tuple(card_of[cid] for cid in self._pile),
-            discards=tuple((who, card_of[cid]) for who, cid in self._discards),
+            discards=tuple(discards),
             taken=tuple(tuple(card_of[cid] for cid in taken) for taken in self._taken),
             last_draw=self._last_draw,
             closer=self.closer,

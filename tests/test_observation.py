@@ -175,3 +175,45 @@ def test_a_sampled_deal_agrees_with_the_observation(preset: str) -> None:
             if not moves:
                 break
             sample.play(rng.choice(moves))
+
+
+def _history_afresh(deal: Deal, seat: int) -> tuple[tuple[int, str], ...]:
+    """The history an observation shows, formatted from the deal's actions one by one."""
+    from chinchon.game import TableMeld
+
+    out = []
+    for who, action in deal.history:
+        if isinstance(action, Close) and who != seat:
+            out.append((who, " ".join(["close", *(str(TableMeld(who, m)) for m in action.melds or ())])))
+        else:
+            out.append((who, str(action)))
+    return tuple(out)
+
+
+def _discards_afresh(deal: Deal) -> list[tuple[int, Card]]:
+    from chinchon.actions import Discard
+
+    return [(who, action.card) for who, action in deal.history if isinstance(action, Discard)]
+
+
+@pytest.mark.parametrize("seed", [2, 3, 5])
+def test_observations_keep_up_with_the_deal_and_its_copies(seed: int) -> None:
+    rng = random.Random(seed)
+    deal = Deal.new(Rules(), 3, rng=random.Random(seed))
+    copies: list[Deal] = []
+    while deal.phase is not Phase.OVER:
+        for seat in range(3) if len(deal.history) % 5 == 0 else ():
+            observed = deal.observation(seat)
+            assert observed.history == _history_afresh(deal, seat)
+            assert list(observed.discards) == _discards_afresh(deal)
+        if len(deal.history) % 7 == 3:
+            copies.append(deal.copy(history=len(copies) % 2 == 0))
+        deal.apply(rng.choice(deal.legal_actions()))
+    for copy in copies:
+        while copy.phase is not Phase.OVER:
+            copy.apply(rng.choice(copy.legal_actions()))
+        for seat in range(3):
+            assert copy.observation(seat).history == _history_afresh(copy, seat)
+            assert list(copy.observation(seat).discards) == _discards_afresh(copy)
+    for seat in range(3):
+        assert deal.observation(seat).history == _history_afresh(deal, seat)
