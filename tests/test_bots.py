@@ -279,3 +279,37 @@ def test_ismcts_leaves_greedys_move_only_by_a_margin_of_standard_errors() -> Non
     assert IsmctsBot(anchor=2)._anchored(root, 1) == 4
     with pytest.raises(ValueError, match="anchor"):
         IsmctsBot(anchor=-1)
+
+
+def _locked_deal(lineup: list[str], actions: int) -> Deal:
+    """A three-player deal whose low cards are locked in the hands: only sixes, sevens and figures go round."""
+    from chinchon.cards import Card, parse_cards
+    from chinchon.game import stack_deck
+
+    rules = Rules()
+    hands = [
+        parse_cards("3♦ A♥ 5♥ 3♠ 5♠ 2♣ 5♣"),
+        parse_cards("4♦ 4♥ 2♠ A♣ 3♣ 4♣ 6♣"),
+        parse_cards("A♦ 2♦ 5♦ 2♥ 3♥ A♠ 4♠"),
+    ]
+    deal = Deal.new(rules, 3, deck=stack_deck(rules, hands, discard=Card.parse("K♣")), rng=random.Random(1))
+    bots = [make_bot(name) for name in lineup]
+    rng = random.Random(2)
+    for _ in range(actions):
+        seat = deal.to_move
+        if deal.result is not None or seat is None:
+            break
+        deal.apply(bots[seat].choose(deal.observation(seat), deal.legal_actions(), rng))
+    return deal
+
+
+def test_the_locked_deal_goes_round_for_ever_with_the_yardstick() -> None:
+    # simple never changes, and throws every card that goes round straight back.
+    assert _locked_deal(["simple"] * 3, 600).result is None
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_greedy_breaks_a_deal_that_goes_round_for_ever(seat: int) -> None:
+    lineup = ["simple"] * 3
+    lineup[seat] = "greedy"
+    assert _locked_deal(lineup, 600).result is not None

@@ -8,7 +8,10 @@ card whose loss hurts least, avoiding cards the next player collects; closes
 at once unless waiting for a clean close (-10) is worth the risk that
 someone else closes first, weighed with the match scores; shows the
 arrangement that leaves the others fewest lay-offs and lays off its
-dearest cards.
+dearest cards. In a deal that has lasted three times as many turns as the
+deck has cards (:func:`stalled`), where the low cards can be locked in the hands
+and every card going round thrown straight back for ever, it keeps the
+cards that the ones going round could meld, dear or not.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from chinchon.game import Observation
 from chinchon.melds import best_arrangement, best_discard, meld_extensions
 from chinchon.rules import Rules
 
-__all__ = ["GreedyBot", "clean_close_outs", "hand_value", "unseen_cards"]
+__all__ = ["GreedyBot", "clean_close_outs", "hand_value", "stalled", "unseen_cards"]
 
 
 def unseen_cards(observation: Observation) -> Counter[Card]:
@@ -193,11 +196,15 @@ class GreedyBot(Bot):
         if unseen is None:
             unseen = unseen_cards(observation)
         hand = list(observation.hand)
+        going_round = _going_round(observation, unseen) if stalled(observation) else None
         scored: list[tuple[float, int, Discard]] = []
         for action in discards:
             rest = list(hand)
             rest.remove(action.card)
-            if self.lookahead:
+            if going_round is not None:
+                # The same cards go round and nobody closes: keep what they could meld, dear or not.
+                value = _stalled_value(rest, rules, going_round)
+            elif self.lookahead:
                 value = self._next_turn(rest, rules, unseen) + self.now * best_arrangement(rest, rules).points
             else:
                 value = hand_value(rest, rules, unseen, self.weight)
@@ -280,6 +287,46 @@ class GreedyBot(Bot):
         active = [observation.scores[s] for s in observation.active] if observation.scores else []
         comeback = max(active) if active else rules.limit
         return ReEnter(comeback <= rules.limit - 8)
+
+
+def stalled(observation: Observation) -> bool:
+    """Whether the deal has lasted three times as many turns as the deck has cards: the same cards go round."""
+    return observation.turn >= 3 * len(observation.rules.cards(decks=observation.decks))
+
+
+def _going_round(observation: Observation, unseen: Counter[Card]) -> Counter[Card]:
+    """The unseen cards discarded in this deal: once the stock has been rebuilt, the only ones left to draw."""
+    discarded = Counter(card for _, card in observation.discards)
+    return (unseen & discarded) or unseen
+
+
+def _stalled_value(hand: Sequence[Card], rules: Rules, going_round: Counter[Card]) -> float:
+    """Loose points of the best arrangement, each loose card counted as far as nothing going round could meld it."""
+    arrangement = best_arrangement(hand, rules)
+    held = Counter(arrangement.loose)
+    total = 0.0
+    for card in arrangement.loose:
+        value = rules.value(card)
+        if rules.is_wild(card) or card.rank not in rules.ranks:
+            total += value
+            continue
+        partners = _partners(card, going_round, rules) + 2 * _partners(card, held, rules)
+        total += value * (1.0 - min(1.0, partners / 3))
+    return total
+
+
+def _partners(card: Card, cards: Counter[Card], rules: Rules) -> int:
+    """How many of ``cards`` could share a meld with ``card``: its rank, or its suit within two ranks."""
+    ranks = rules.ranks
+    count = 0
+    for other, copies in cards.items():
+        if other == card or rules.is_wild(other) or other.rank not in ranks:
+            continue
+        if other.rank == card.rank or (
+            other.suit == card.suit and abs(ranks.index(other.rank) - ranks.index(card.rank)) <= 2
+        ):
+            count += copies
+    return count
 
 
 def clean_close_outs(hand: Sequence[Card], rules: Rules, unseen: Counter[Card]) -> int:
