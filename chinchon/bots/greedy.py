@@ -291,7 +291,7 @@ class GreedyBot(Bot):
 
 def stalled(observation: Observation) -> bool:
     """Whether the deal has lasted three times as many turns as the deck has cards: the same cards go round."""
-    return observation.turn >= 3 * len(observation.rules.cards(decks=observation.decks))
+    return observation.turn >= 3 * observation.rules.deck_size * observation.decks
 
 
 def _going_round(observation: Observation, unseen: Counter[Card]) -> Counter[Card]:
@@ -317,16 +317,12 @@ def _stalled_value(hand: Sequence[Card], rules: Rules, going_round: Counter[Card
 
 def _partners(card: Card, cards: Counter[Card], rules: Rules) -> int:
     """How many of ``cards`` could share a meld with ``card``: its rank, or its suit within two ranks."""
-    ranks = rules.ranks
-    count = 0
-    for other, copies in cards.items():
-        if other == card or rules.is_wild(other) or other.rank not in ranks:
-            continue
-        if other.rank == card.rank or (
-            other.suit == card.suit and abs(ranks.index(other.rank) - ranks.index(card.rank)) <= 2
-        ):
-            count += copies
-    return count
+    near = {other for pair in _neighbours(card, rules) for other in pair}
+    return sum(
+        copies
+        for other, copies in cards.items()
+        if other != card and not rules.is_wild(other) and (other.rank == card.rank or other in near)
+    )
 
 
 def clean_close_outs(hand: Sequence[Card], rules: Rules, unseen: Counter[Card]) -> int:
