@@ -1185,10 +1185,11 @@ class Deal:
         card_of = self._t.card_of
         over = self.phase is Phase.OVER
         texts, hidden, discards = self._public_lists()
-        history = list(texts)
-        for index, text in hidden.items():
-            if history[index][0] != seat:
-                history[index] = (history[index][0], text)
+        if hidden:
+            texts = list(texts)
+            for index, text in hidden.items():
+                if texts[index][0] != seat:
+                    texts[index] = (texts[index][0], text)
         return Observation(
             seat=seat,
             players=self.players,
@@ -1210,7 +1211,7 @@ class Deal:
             table=tuple(self.table),
             revealed=tuple(tuple(self.hand(s)) for s in range(self.players)) if over else (),
             result=self.result,
-            history=tuple(history),
+            history=tuple(texts),
             legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
         )
 
