@@ -177,6 +177,7 @@ class Solver:
         self._best_cache: dict[int, tuple[_Key, tuple[int, ...]]] = {}
         self._points_cache: dict[int, int] = {}
         self._close_cache: dict[int, bool] = {}
+        self._discard_cache: dict[int, int] = {}
         # Fast paths for hands of single natural cards: a bit per card code,
         # the cards and the dearest card of each suit's rank mask.
         self.bit_by_code: list[int] = [0] * 100
@@ -646,6 +647,28 @@ class Solver:
             if points - top <= limit:
                 return True
         return False
+
+    def discard_kind_single(self, mask: int) -> int:
+        """The kind :meth:`best_discard_key` discards from a hand of distinct natural cards (a kind mask)."""
+        cached = self._discard_cache.get(mask)
+        if cached is not None:
+            return cached
+        melds = self.melds_in(mask)
+        best_key: tuple[int, int, int] | None = None
+        best_kind = -1
+        for chosen, covered in [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]:
+            loose = mask & ~covered
+            if not loose:
+                continue
+            points = self.mask_value(loose)
+            value, kind = self.top(loose)
+            key = (points - value, loose.bit_count() - 1, len(chosen))
+            if best_key is None or key < best_key:
+                best_key, best_kind = key, kind
+        if len(self._discard_cache) > 200_000:
+            self._discard_cache.clear()
+        self._discard_cache[mask] = best_kind
+        return best_kind
 
     def best_discard_key(self, m1: int, m2: int, w: int) -> tuple[_Key, int, list[_Instance], int, int, int]:
         """The discard leaving the fewest loose points (then loose cards, then melds)."""

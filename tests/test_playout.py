@@ -16,10 +16,10 @@ from chinchon import Rules
 from chinchon.actions import Close, Discard, Draw
 from chinchon.bots import make_bot
 from chinchon.bots.greedy import GreedyBot
-from chinchon.bots.playout import sample_deal
+from chinchon.bots.playout import playout_move, sample_deal
 from chinchon.cards import Card, parse_cards
-from chinchon.game import Deal, Match, Observation, Phase, stack_deck
-from chinchon.melds import best_arrangement, best_discard
+from chinchon.game import CLOSE, Deal, Match, Observation, Phase, stack_deck
+from chinchon.melds import best_arrangement, best_discard, solver_for
 
 
 def _observed(rules: Rules, seed: int, players: int = 2) -> tuple[Deal, Observation] | None:
@@ -177,3 +177,40 @@ def test_the_decision_study_judges_a_wait_against_the_close_greedy_would_make() 
     (close, waited), _ = options
     assert isinstance(close, Close) and close.discard == Card.parse("K♥")
     assert waited == wait
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_the_fast_discard_is_the_one_the_general_solver_chooses(preset: str) -> None:
+    rules = Rules.preset(preset)
+    solver = solver_for(rules)
+    natural = [card for card in rules.cards(decks=1) if not rules.is_wild(card)]
+    rng = random.Random(preset)
+    for _ in range(3000):
+        mask = solver.single_mask(rng.sample(natural, rng.randrange(2, 10)))
+        assert solver.discard_kind_single(mask) == solver.best_discard_key(mask, 0, 0)[1]
+        # A second call answers from the cache, and must agree too.
+        assert solver.discard_kind_single(mask) == solver.best_discard_key(mask, 0, 0)[1]
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_the_playout_policy_discards_what_the_general_solver_chooses(preset: str) -> None:
+    rules = Rules.preset(preset)
+    checked = 0
+    for players in range(2, min(4, rules.max_players) + 1):
+        for k in range(12):
+            deal = Deal.new(rules, players, rng=random.Random(k))
+            for _ in range(300):
+                if deal.phase not in (Phase.DRAW, Phase.DISCARD):
+                    break
+                moves = deal.moves()
+                move = playout_move(deal, moves)
+                if deal.phase is Phase.DISCARD and all(m < CLOSE for m in moves):
+                    seat = deal.to_move
+                    assert seat is not None
+                    kind = deal._t.solver.best_discard_key(*deal.masks(seat))[1]
+                    if kind < 0:
+                        kind = deal._t.joker if deal._jk[seat] else 0
+                    assert move == (kind if kind in moves else moves[-1])
+                    checked += 1
+                deal.play(move)
+    assert checked > 100

@@ -37,7 +37,10 @@ def playout_move(deal: Deal, moves: list[int]) -> int:
         if move >= CLOSE:
             return move
     m1, m2, w = deal.masks(seat)
-    _, kind, _, _, _, _ = solver.best_discard_key(m1, m2, w)
+    if m2 or w:
+        _, kind, _, _, _, _ = solver.best_discard_key(m1, m2, w)
+    else:
+        kind = solver.discard_kind_single(m1)
     if kind < 0:
         kind = deal._t.joker if deal._jk[seat] else 0
     return kind if kind in moves else moves[-1]
