@@ -1,17 +1,16 @@
 """The ``greedy`` bot: a strong heuristic player.
 
-It values a hand by its loose points, discounted for loose cards that still
-have live partners (pairs and near-runs whose missing card is unseen), and:
-takes the discard only when it joins a meld (or, with ``take``, when it
-lowers the hand's value by at least that much); discards the
-card whose loss hurts least, avoiding cards the next player collects; closes
-at once unless waiting for a clean close (-10) is worth the risk that
-someone else closes first, weighed with the match scores; shows the
-arrangement that leaves the others fewest lay-offs and lays off its
-dearest cards. In a deal that has lasted three times as many turns as the
-deck has cards (:func:`stalled`), where the low cards can be locked in the hands
-and every card going round thrown straight back for ever, it keeps the
-cards that the ones going round could meld, dear or not.
+It takes the discard only when it joins a meld (or, with ``take``, when it
+lowers the hand's value by at least that much); discards the card that
+leaves the fewest loose points expected after its next draw from the
+unseen cards (a close then counting for a ``bonus``), avoiding cards the
+next player collects; closes at once unless waiting for a clean close
+(-10) is worth the risk that someone else closes first, weighed with the
+match scores; shows the arrangement that leaves the others fewest lay-offs
+and lays off its dearest cards. In a deal that has lasted three times as
+many turns as the deck has cards (:func:`stalled`), where the low cards can
+be locked in the hands and every card going round thrown straight back for
+ever, it keeps the cards that the ones going round could meld, dear or not.
 """
 
 from __future__ import annotations
@@ -91,10 +90,12 @@ def hand_value(hand: Sequence[Card], rules: Rules, unseen: Counter[Card], weight
 class GreedyBot(Bot):
     """A heuristic player: see the module's description.
 
-    ``weight`` scales the worth of live partners; ``take`` is how much lower
-    the hand's value must get for the bot to take a discard that joins no
-    meld (never, by default: taking more often lost points against
-    ``simple``, see docs/strength.md).
+    A hand's value (:func:`hand_value`) is its loose points, less a share
+    (``weight``) for loose cards with live partners. It judges the draw when
+    ``take`` is finite (how much lower the value must get for the bot to take
+    a discard that joins no meld; never, by default: taking more often lost
+    points against ``simple``, see docs/strength.md), and the discards when
+    ``lookahead`` is off; with the defaults ``weight`` changes no move.
     """
 
     name = "greedy"
