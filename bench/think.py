@@ -5,7 +5,8 @@ The bot takes seat 0 of ``--matches`` matches (``fournier``) against
 action is timed (wall clock, ``time.perf_counter``); the script prints, for
 the discard-or-close decisions and for the rest, how many there were and the
 mean, median, 95th percentile and largest time, and for a search bot the mean
-number of playouts of a discard decision. Run it on an idle machine: the
+number of playouts of a discard decision and, for a bot with a budget in
+seconds, how many of those decisions reached it. Run it on an idle machine: the
 figures are times, not counts.
 
 Run: ``python bench/think.py --bot hard [--players 2] [--matches 6] [--seed 1]``.
@@ -72,6 +73,10 @@ def main() -> None:
     print(_row("other decisions", others))
     if any(playouts):
         print(f"{'playouts':18} mean {statistics.fmean(playouts):.0f} a discard decision, max {max(playouts)}")
+    seconds = getattr(bots[0], "seconds", 0.0)
+    if seconds and discards:
+        cut = sum(1 for spent in discards if spent >= seconds)
+        print(f"{'time cap':18} {cut} of {len(discards)} discard decisions reached {seconds:g} s")
 
 
 if __name__ == "__main__":
