@@ -343,10 +343,18 @@ class Solver:
 
     def best_discard_single(self, mask: int) -> ClosingOption:
         """The discard that leaves the fewest loose points from a hand of distinct natural cards."""
+        chosen, loose = self._best_discard_packing(mask)
+        points, top = self.value_and_top(loose)
+        kind = self.top(loose)[1]
+        melds_cards = tuple(self.cards_of(m) for m in sorted(chosen, key=self._meld_order))
+        rest = self.cards_of(loose & ~(1 << kind))
+        return ClosingOption(self.card_of[kind], Arrangement(melds_cards, rest, points - top))
+
+    def _best_discard_packing(self, mask: int) -> tuple[tuple[int, ...], int]:
+        """The melds and loose kinds of the packing whose dearest loose card is the best discard."""
         melds = self.melds_in(mask)
-        packings = [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]
-        best: tuple[_Key, int, tuple[int, ...], int] | None = None
-        for chosen, covered in packings:
+        best: tuple[tuple[int, int, int], tuple[int, ...], int] | None = None
+        for chosen, covered in [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]:
             loose = mask & ~covered
             if not loose:
                 # Every card is in a meld: discarding one breaks it, which another packing covers.
@@ -354,12 +362,9 @@ class Solver:
             points, top = self.value_and_top(loose)
             key = (points - top, loose.bit_count() - 1, len(chosen))
             if best is None or key < best[0]:
-                best = (key, 0, chosen, loose)
+                best = (key, chosen, loose)
         assert best is not None
-        key, _, chosen, loose = best
-        kind = self.top(loose)[1]
-        melds_cards = tuple(self.cards_of(m) for m in sorted(chosen, key=self._meld_order))
-        return ClosingOption(self.card_of[kind], Arrangement(melds_cards, self.cards_of(loose & ~(1 << kind)), key[0]))
+        return best[1], best[2]
 
     def mask_value(self, mask: int) -> int:
         """The loose points of the natural cards of a kind mask."""
@@ -653,22 +658,11 @@ class Solver:
         cached = self._discard_cache.get(mask)
         if cached is not None:
             return cached
-        melds = self.melds_in(mask)
-        best_key: tuple[int, int, int] | None = None
-        best_kind = -1
-        for chosen, covered in [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]:
-            loose = mask & ~covered
-            if not loose:
-                continue
-            points = self.mask_value(loose)
-            value, kind = self.top(loose)
-            key = (points - value, loose.bit_count() - 1, len(chosen))
-            if best_key is None or key < best_key:
-                best_key, best_kind = key, kind
+        kind = self.top(self._best_discard_packing(mask)[1])[1]
         if len(self._discard_cache) > 200_000:
             self._discard_cache.clear()
-        self._discard_cache[mask] = best_kind
-        return best_kind
+        self._discard_cache[mask] = kind
+        return kind
 
     def best_discard_key(self, m1: int, m2: int, w: int) -> tuple[_Key, int, list[_Instance], int, int, int]:
         """The discard leaving the fewest loose points (then loose cards, then melds)."""
