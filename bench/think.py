@@ -5,9 +5,9 @@ The bot takes seat 0 of ``--matches`` matches (``fournier``) against
 action is timed (wall clock, ``time.perf_counter``); the script prints, for
 the discard-or-close decisions and for the rest, how many there were and the
 mean, median, 95th percentile and largest time, and for a search bot the mean
-number of playouts of a discard decision and, for a bot with a budget in
-seconds, how many of those decisions reached it. Run it on an idle machine: the
-figures are times, not counts.
+numbers of playouts and of simulated moves of a discard decision and, for a
+bot with a budget in seconds, how many of those decisions reached it. Run it
+on an idle machine: the figures are times, not counts.
 
 Run: ``python bench/think.py --bot hard [--players 2] [--matches 6] [--seed 1]``.
 """
@@ -48,6 +48,7 @@ def main() -> None:
     discards: list[float] = []
     others: list[float] = []
     playouts: list[int] = []
+    steps: list[int] = []
     for k in range(args.matches):
         match = Match(args.players, rules, seed=args.seed * 1000 + k)
         bots = [make_bot(args.bot)] + [make_bot(args.opponent) for _ in range(args.players - 1)]
@@ -65,6 +66,7 @@ def main() -> None:
             if any(isinstance(a, Discard | Close) for a in legal):
                 discards.append(spent)
                 playouts.append(getattr(bots[0], "last_iterations", 0))
+                steps.append(getattr(bots[0], "last_steps", 0))
             else:
                 others.append(spent)
             match.apply(action)
@@ -73,6 +75,8 @@ def main() -> None:
     print(_row("other decisions", others))
     if any(playouts):
         print(f"{'playouts':18} mean {statistics.fmean(playouts):.0f} a discard decision, max {max(playouts)}")
+    if any(steps):
+        print(f"{'simulated moves':18} mean {statistics.fmean(steps):.0f} a discard decision, max {max(steps)}")
     seconds = getattr(bots[0], "seconds", 0.0)
     if seconds and discards:
         cut = sum(1 for spent in discards if spent >= seconds)

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from chinchon import Rules
-from chinchon.actions import Close
+from chinchon.actions import Action, Close
 from chinchon.bots import LEVELS, Bot, BotError, bot_names, make_bot
 from chinchon.game import Deal, Match, Observation, Phase
 
@@ -144,6 +144,9 @@ def test_registry_and_levels() -> None:
         ("ismcts:iterations=0", "the bot parameter iterations must be a number, 1 or more, not 0"),
         ("ismcts:seconds=-1", "the bot parameter seconds must be a number, 0 or more, not -1"),
         ("ismcts:prune=-0.5", "the bot parameter prune must be a number, 0 or more, not -0.5"),
+        ("ismcts:steps=-1", "the bot parameter steps must be a number, 0 or more, not -1"),
+        ("ismcts:steps=inf", r"bad parameters for bot ismcts: steps=inf \(cannot convert float infinity"),
+        ("ismcts:iterations=inf", r"bad parameters for bot ismcts: iterations=inf \(cannot convert float infinity"),
         ("simple:noise=2", "the bot parameter noise must be a number from 0 to 1, not 2"),
         ("ismcts:depth=deep", r"bad parameters for bot ismcts: depth=deep \(invalid literal"),
         ("ismcts:paired=yes", "the bot parameter paired must be true or false, not yes"),
@@ -194,6 +197,35 @@ def test_ismcts_stops_at_the_first_budget_it_reaches() -> None:
     quick = IsmctsBot(iterations=10**9, seconds=1e-6)
     quick.search(observation, random.Random(1))
     assert 1 <= quick.last_iterations < 1000
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_a_budget_of_simulated_moves_ends_the_search_and_repeats(paired: bool) -> None:
+    from chinchon.bots.ismcts import IsmctsBot
+
+    assert IsmctsBot(steps=5000).iterations == 0  # no cap on playouts: the moves decide
+    match = Match(4, Rules.preset("fournier"), seed=5)
+    rng = random.Random(5)
+    while match.observation(match.to_move or 0).phase is not Phase.DISCARD:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(make_bot("greedy").choose(match.observation(seat), match.legal_actions(), rng))
+    seat = match.to_move
+    assert seat is not None
+    observation, legal = match.observation(seat), match.legal_actions()
+
+    def run(steps: int) -> tuple[Action, int, int]:
+        bot = IsmctsBot(steps=steps, iterations=10**9, seconds=20, paired=paired)
+        action = bot.choose(observation, legal, random.Random(9))
+        return action, bot.last_iterations, bot.last_steps
+
+    action, playouts, steps = run(3000)
+    # The search ends on the first deal (or iteration) past the budget: one deal's playouts at most too many.
+    assert 3000 <= steps < 3000 + 5 * 300
+    assert 1 <= playouts < 3000
+    assert run(3000) == (action, playouts, steps)
+    _, more, more_steps = run(9000)
+    assert more > playouts and more_steps >= 9000
 
 
 def test_paired_search_prunes_hopeless_moves_and_ends_early() -> None:

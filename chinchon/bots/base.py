@@ -157,7 +157,7 @@ def make_bot(spec: str) -> Bot:
         raise
     except TypeError:
         raise BotError(N_("bot {name} does not take the parameters {params}"), name=name, params=params_text) from None
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         raise BotError(
             N_("bad parameters for bot {name}: {params} ({problem})"), name=name, params=params_text, problem=exc
         ) from None

@@ -103,11 +103,14 @@ def _mean_var(total: float, squares: float, count: int) -> tuple[float, float]:
 
 @register("ismcts")
 class IsmctsBot(Bot):
-    """ISMCTS with greedy playouts, within a budget of ``iterations`` and of ``seconds`` a move.
+    """ISMCTS with greedy playouts, within budgets of ``iterations``, ``steps`` and ``seconds`` a move.
 
     The search stops at whichever budget it reaches first; ``iterations``
-    defaults to 400 when ``seconds`` is not given and to no cap when it is.
-    A budget of iterations alone plays the same for a seed on any machine;
+    defaults to 400 when neither ``steps`` nor ``seconds`` is given and to no
+    cap when one is. ``steps`` counts the moves simulated (in the tree and in
+    the playouts): a playout at a four-player table lasts about three times
+    as many moves as at two, so this budget follows the thinking time across
+    table sizes and still plays the same for a seed on any machine.
     ``seconds`` caps the thinking time on a slow or busy one.
 
     ``horizon`` is how many moves a playout goes past the tree before the
@@ -140,6 +143,7 @@ class IsmctsBot(Bot):
         self,
         iterations: int | None = None,
         seconds: float = 0.0,
+        steps: int = 0,
         exploration: float = 0.7,
         depth: int = 300,
         horizon: int = 300,
@@ -156,14 +160,16 @@ class IsmctsBot(Bot):
         self.width = int(width)
         self.horizon = int(horizon)
         self.seconds = number("seconds", seconds, 0)
+        self.steps = int(number("steps", steps, 0))
         if iterations is None:
-            self.iterations = 0 if self.seconds > 0 else 400
+            self.iterations = 0 if self.seconds > 0 or self.steps > 0 else 400
         else:
             self.iterations = int(number("iterations", iterations, 1))
         self.exploration = float(exploration)
         self.depth = int(depth)
         self._greedy = GreedyBot()
         self.last_iterations = 0
+        self.last_steps = 0
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         legal = list(legal_actions)
@@ -224,6 +230,7 @@ class IsmctsBot(Bot):
         if started is None:
             started = time.perf_counter()
         deadline = started + self.seconds if self.seconds > 0 else None
+        self.last_steps = 0
         if self.paired and root_moves is not None and anchor is not None:
             return self._paired(observation, rng, root_moves, anchor, deadline)
         root = _Node()
@@ -264,6 +271,7 @@ class IsmctsBot(Bot):
                 path.append((node, mover))
                 deal.play(move)
                 steps += 1
+            self.last_steps += steps
             rewards = self._play_out(deal)
             root.visits += 1
             for child, mover in path:
@@ -311,8 +319,10 @@ class IsmctsBot(Bot):
         return mean + self.prune * math.sqrt(var / count) < 0
 
     def _spent(self, iterations: int, deadline: float | None) -> bool:
-        """Whether the budget is spent after ``iterations``."""
+        """Whether the budget is spent after ``iterations`` and ``self.last_steps``."""
         if self.iterations and iterations >= self.iterations:
+            return True
+        if self.steps and self.last_steps >= self.steps:
             return True
         return deadline is not None and time.perf_counter() >= deadline
 
@@ -327,6 +337,7 @@ class IsmctsBot(Bot):
                 break
             deal.play(playout_move(deal, moves))
             steps += 1
+        self.last_steps += steps
         return _rewards(deal)
 
     def _anchored(self, root: _Node, anchor: int) -> int:
