@@ -214,3 +214,33 @@ def test_the_playout_policy_discards_what_the_general_solver_chooses(preset: str
                     checked += 1
                 deal.play(move)
     assert checked > 100
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_a_playout_ends_at_a_close_with_the_rewards_of_playing_it(preset: str) -> None:
+    from chinchon.bots.ismcts import IsmctsBot, _close_points, _rewards, _shares
+
+    rules = Rules.preset(preset)
+    bot = IsmctsBot(horizon=300)
+    counted = fast = 0
+    for players in range(2, min(4, rules.max_players) + 1):
+        for k in range(40):
+            deal = Deal.new(rules, players, rng=random.Random(k))
+            for _ in range(300):
+                if deal.phase not in (Phase.DRAW, Phase.DISCARD):
+                    break
+                moves = deal.moves()
+                for close in (m for m in moves if m >= CLOSE):
+                    played = deal.copy(history=False)
+                    played.play(close)
+                    expected = _rewards(played)
+                    points = _close_points(deal, close)
+                    if points is not None:
+                        assert _shares(deal, points) == expected
+                        fast += 1
+                    assert bot._play_out(deal.copy(history=False), close) == expected
+                    counted += 1
+                deal.play(playout_move(deal, moves))
+    assert counted > 50
+    # The fast end serves every close of distinct natural cards under rules with lay-offs.
+    assert fast > 0 if rules.layoffs else fast == 0

@@ -81,6 +81,37 @@ def _rewards(deal: Deal) -> list[float]:
                 points[seat] = rules.clean_close_bonus
             else:
                 points[seat] = solver.best_points(*deal.masks(seat))
+    return _shares(deal, points)
+
+
+def _close_points(deal: Deal, move: int) -> list[float] | None:
+    """What :func:`_rewards` counts after the close ``move``, without playing it; None where only the engine can tell.
+
+    Only for a closer of distinct natural cards under rules with lay-offs:
+    then the deal stops at the showdown, and every natural card is worth a
+    point or more, so the close is clean exactly when no loose point is left.
+    """
+    rules = deal.rules
+    if not rules.layoffs:
+        return None
+    closer = deal.to_move
+    assert closer is not None
+    m1, m2, w = deal.masks(closer)
+    if m2 or w:
+        return None
+    solver = deal._t.solver
+    points = [0.0] * deal.players
+    for seat in deal.seats:
+        if seat != closer:
+            points[seat] = solver.best_points(*deal.masks(seat))
+    loose = solver.best_points(m1 & ~(1 << (move - CLOSE)))
+    points[closer] = loose if loose else rules.clean_close_bonus
+    return points
+
+
+def _shares(deal: Deal, points: list[float]) -> list[float]:
+    """Each seat's reward for ``points``: its points against the others' mean, scaled into [-1, 1]."""
+    seats = deal.seats
     out = [0.0] * deal.players
     for seat in seats:
         others = [points[s] for s in seats if s != seat]
@@ -328,14 +359,21 @@ class IsmctsBot(Bot):
 
     def _play_out(self, deal: Deal, move: int | None = None) -> list[float]:
         """Each seat's reward after ``move`` (if given) and the greedy policy up to the horizon."""
-        if move is not None:
-            deal.play(move)
         steps = 0
-        while deal.phase in (Phase.DRAW, Phase.DISCARD) and steps < self.horizon:
+        while True:
+            if move is not None:
+                if move >= CLOSE:
+                    points = _close_points(deal, move)
+                    if points is not None:
+                        self.last_steps += steps
+                        return _shares(deal, points)
+                deal.play(move)
+            if deal.phase not in (Phase.DRAW, Phase.DISCARD) or steps >= self.horizon:
+                break
             moves = deal.moves()
             if not moves:
                 break
-            deal.play(playout_move(deal, moves))
+            move = playout_move(deal, moves)
             steps += 1
         self.last_steps += steps
         return _rewards(deal)
