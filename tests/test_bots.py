@@ -126,6 +126,10 @@ def test_registry_and_levels() -> None:
     for name in ("random", "simple", "greedy", "ismcts", *LEVELS):
         assert name in names
     assert make_bot("hard").name == "hard"
+    # The searching levels have budgets that repeat for a seed, in playouts and in simulated moves.
+    hard, expert = make_bot("hard"), make_bot("expert")
+    assert 0 < hard.iterations < expert.iterations  # type: ignore[attr-defined]
+    assert 0 < hard.steps < expert.steps  # type: ignore[attr-defined]
     assert make_bot("ismcts:iterations=10").iterations == 10  # type: ignore[attr-defined]
     with pytest.raises(BotError, match="unknown bot 'clever'; known bots: greedy, ismcts, random, simple, easy"):
         make_bot("clever")

@@ -87,8 +87,8 @@ _REGISTRY: dict[str, Factory] = {}
 LEVELS: dict[str, str] = {
     "easy": "simple:noise=0.25",
     "medium": "greedy",
-    "hard": "ismcts:iterations=600,seconds=0.5,paired=true",
-    "expert": "ismcts:iterations=2400,seconds=2,paired=true",
+    "hard": "ismcts:iterations=600,steps=20000,seconds=0.5,paired=true",
+    "expert": "ismcts:iterations=2400,steps=80000,seconds=2,paired=true",
 }
 """The levels a player chooses from, and the bot each one is."""
 

@@ -139,10 +139,10 @@ class IsmctsBot(Bot):
     The search stops at whichever budget it reaches first; ``iterations``
     defaults to 400 when neither ``steps`` nor ``seconds`` is given and to no
     cap when one is. ``steps`` counts the moves simulated (in the tree and in
-    the playouts): a playout at a four-player table lasts about three times
-    as many moves as at two, so this budget follows the thinking time across
-    table sizes and still plays the same for a seed on any machine.
-    ``seconds`` caps the thinking time on a slow or busy one.
+    the playouts): a playout at a four-player table lasts about four times
+    as many moves as at two, so with both budgets the thinking time varies
+    less across table sizes, and the bot still plays the same for a seed on
+    any machine. ``seconds`` caps the thinking time on a slow or busy one.
 
     ``horizon`` is how many moves a playout goes past the tree before the
     hands are judged by their loose points; ``exploration`` is UCB's constant;
