@@ -179,20 +179,24 @@ def test_good_parameter_values_are_taken(spec: str, attribute: str, value: objec
     assert getattr(make_bot(spec), attribute) == value
 
 
+def _first_discard(players: int, seed: int) -> Match:
+    """A match played by ``greedy`` up to its first discard decision."""
+    match = Match(players, Rules.preset("fournier"), seed=seed)
+    rng = random.Random(seed)
+    while match.observation(match.to_move or 0).phase is not Phase.DISCARD:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(make_bot("greedy").choose(match.observation(seat), match.legal_actions(), rng))
+    return match
+
+
 def test_ismcts_stops_at_the_first_budget_it_reaches() -> None:
     from chinchon.bots.ismcts import IsmctsBot
 
     assert IsmctsBot().iterations == 400
     assert IsmctsBot(seconds=0.5).iterations == 0  # no cap on playouts: the time decides
-    match = Match(2, Rules.preset("fournier"), seed=3)
-    rng = random.Random(3)
-    while match.observation(match.to_move or 0).phase is not Phase.DISCARD:
-        seat = match.to_move
-        assert seat is not None
-        match.apply(make_bot("greedy").choose(match.observation(seat), match.legal_actions(), rng))
-    seat = match.to_move
-    assert seat is not None
-    observation = match.observation(seat)
+    match = _first_discard(2, 3)
+    observation = match.observation(match.to_move or 0)
     # Both budgets given: the playouts end it long before an hour.
     tree = IsmctsBot(iterations=30, seconds=3600)
     tree.search(observation, random.Random(1))
@@ -208,15 +212,8 @@ def test_a_budget_of_simulated_moves_ends_the_search_and_repeats(paired: bool) -
     from chinchon.bots.ismcts import IsmctsBot
 
     assert IsmctsBot(steps=5000).iterations == 0  # no cap on playouts: the moves decide
-    match = Match(4, Rules.preset("fournier"), seed=5)
-    rng = random.Random(5)
-    while match.observation(match.to_move or 0).phase is not Phase.DISCARD:
-        seat = match.to_move
-        assert seat is not None
-        match.apply(make_bot("greedy").choose(match.observation(seat), match.legal_actions(), rng))
-    seat = match.to_move
-    assert seat is not None
-    observation, legal = match.observation(seat), match.legal_actions()
+    match = _first_discard(4, 5)
+    observation, legal = match.observation(match.to_move or 0), match.legal_actions()
 
     def run(steps: int) -> tuple[Action, int, int]:
         bot = IsmctsBot(steps=steps, iterations=10**9, seconds=20, paired=paired)
