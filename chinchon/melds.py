@@ -343,15 +343,14 @@ class Solver:
 
     def best_discard_single(self, mask: int) -> ClosingOption:
         """The discard that leaves the fewest loose points from a hand of distinct natural cards."""
-        chosen, loose = self._best_discard_packing(mask)
-        points, top = self.value_and_top(loose)
+        chosen, loose, left = self._best_discard_packing(mask)
         kind = self.top(loose)[1]
         melds_cards = tuple(self.cards_of(m) for m in sorted(chosen, key=self._meld_order))
         rest = self.cards_of(loose & ~(1 << kind))
-        return ClosingOption(self.card_of[kind], Arrangement(melds_cards, rest, points - top))
+        return ClosingOption(self.card_of[kind], Arrangement(melds_cards, rest, left))
 
-    def _best_discard_packing(self, mask: int) -> tuple[tuple[int, ...], int]:
-        """The melds and loose kinds of the packing whose dearest loose card is the best discard."""
+    def _best_discard_packing(self, mask: int) -> tuple[tuple[int, ...], int, int]:
+        """The melds and loose kinds of the packing whose dearest loose card is the best discard; the points left."""
         melds = self.melds_in(mask)
         best: tuple[tuple[int, int, int], tuple[int, ...], int] | None = None
         for chosen, covered in [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]:
@@ -364,7 +363,7 @@ class Solver:
             if best is None or key < best[0]:
                 best = (key, chosen, loose)
         assert best is not None
-        return best[1], best[2]
+        return best[1], best[2], best[0][0]
 
     def mask_value(self, mask: int) -> int:
         """The loose points of the natural cards of a kind mask."""
