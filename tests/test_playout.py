@@ -7,6 +7,7 @@ import random
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -192,27 +193,35 @@ def test_the_fast_discard_is_the_one_the_general_solver_chooses(preset: str) -> 
         assert solver.discard_kind_single(mask) == solver.best_discard_key(mask, 0, 0)[1]
 
 
-@pytest.mark.parametrize("preset", Rules.presets())
-def test_the_playout_policy_discards_what_the_general_solver_chooses(preset: str) -> None:
-    rules = Rules.preset(preset)
-    checked = 0
+def _playout_positions(rules: Rules, deals: int) -> Iterator[tuple[Deal, list[int], int]]:
+    """The positions of seeded playouts of the fast policy, 2 to 4 players: the deal, its moves, the policy's move.
+
+    The move is played when the caller asks for the next position.
+    """
     for players in range(2, min(4, rules.max_players) + 1):
-        for k in range(12):
+        for k in range(deals):
             deal = Deal.new(rules, players, rng=random.Random(k))
             for _ in range(300):
                 if deal.phase not in (Phase.DRAW, Phase.DISCARD):
                     break
                 moves = deal.moves()
                 move = playout_move(deal, moves)
-                if deal.phase is Phase.DISCARD and all(m < CLOSE for m in moves):
-                    seat = deal.to_move
-                    assert seat is not None
-                    kind = deal._t.solver.best_discard_key(*deal.masks(seat))[1]
-                    if kind < 0:
-                        kind = deal._t.joker if deal._jk[seat] else 0
-                    assert move == (kind if kind in moves else moves[-1])
-                    checked += 1
+                yield deal, moves, move
                 deal.play(move)
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_the_playout_policy_discards_what_the_general_solver_chooses(preset: str) -> None:
+    checked = 0
+    for deal, moves, move in _playout_positions(Rules.preset(preset), 12):
+        if deal.phase is Phase.DISCARD and all(m < CLOSE for m in moves):
+            seat = deal.to_move
+            assert seat is not None
+            kind = deal._t.solver.best_discard_key(*deal.masks(seat))[1]
+            if kind < 0:
+                kind = deal._t.joker if deal._jk[seat] else 0
+            assert move == (kind if kind in moves else moves[-1])
+            checked += 1
     assert checked > 100
 
 
@@ -223,24 +232,17 @@ def test_a_playout_ends_at_a_close_with_the_rewards_of_playing_it(preset: str) -
     rules = Rules.preset(preset)
     bot = IsmctsBot(horizon=300)
     counted = fast = 0
-    for players in range(2, min(4, rules.max_players) + 1):
-        for k in range(40):
-            deal = Deal.new(rules, players, rng=random.Random(k))
-            for _ in range(300):
-                if deal.phase not in (Phase.DRAW, Phase.DISCARD):
-                    break
-                moves = deal.moves()
-                for close in (m for m in moves if m >= CLOSE):
-                    played = deal.copy(history=False)
-                    played.play(close)
-                    expected = _rewards(played)
-                    points = _close_points(deal, close)
-                    if points is not None:
-                        assert _shares(deal, points) == expected
-                        fast += 1
-                    assert bot._play_out(deal.copy(history=False), close) == expected
-                    counted += 1
-                deal.play(playout_move(deal, moves))
+    for deal, moves, _ in _playout_positions(rules, 40):
+        for close in (m for m in moves if m >= CLOSE):
+            played = deal.copy(history=False)
+            played.play(close)
+            expected = _rewards(played)
+            points = _close_points(deal, close)
+            if points is not None:
+                assert _shares(deal, points) == expected
+                fast += 1
+            assert bot._play_out(deal.copy(history=False), close) == expected
+            counted += 1
     assert counted > 50
     # The fast end serves every close of distinct natural cards under rules with lay-offs.
     assert fast > 0 if rules.layoffs else fast == 0
