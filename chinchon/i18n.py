@@ -179,10 +179,8 @@ def cannot_close_reason(close_limit: int, close_max_loose_cards: int | None) -> 
         reason = _("This hand cannot close: every discard leaves more than {limit} points loose.")
     else:
         reason = ngettext(
-            "This hand cannot close: every discard leaves more than {limit} points "
-            "or more than {cards} card loose.",
-            "This hand cannot close: every discard leaves more than {limit} points "
-            "or more than {cards} cards loose.",
+            "This hand cannot close: every discard leaves more than {limit} points or more than {cards} card loose.",
+            "This hand cannot close: every discard leaves more than {limit} points or more than {cards} cards loose.",
             close_max_loose_cards,
         )
     return reason.format(limit=close_limit, cards=close_max_loose_cards)
