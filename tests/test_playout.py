@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
-import sys
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -21,6 +18,7 @@ from chinchon.bots.playout import playout_move, sample_deal
 from chinchon.cards import Card, parse_cards
 from chinchon.game import CLOSE, Deal, Match, Observation, Phase, stack_deck
 from chinchon.melds import best_arrangement, best_discard, solver_for
+from tests.scripts import load_script
 
 
 def _observed(rules: Rules, seed: int, players: int = 2) -> tuple[Deal, Observation] | None:
@@ -113,14 +111,7 @@ def test_with_wild_cards_or_two_decks_the_sample_is_plain(rules: Rules) -> None:
 
 
 def _study(name: str = "decision_study") -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Its dataclasses look their module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(name)
 
 
 @pytest.mark.parametrize("decision", ["close", "draw", "discard"])
