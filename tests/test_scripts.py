@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from chinchon.arena import ArenaConfig, run_arena
+from chinchon.cards import Card, parse_cards
+from chinchon.game import Deal, Observation
+from chinchon.rules import Rules
 from tests.scripts import load_script
 
 compare_runs = load_script("compare_runs")
@@ -62,3 +68,63 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "winner changed in 12: 0 to the second run's bot, 12 away" in out
     assert compare_runs.main([str(first), str(tmp_path / "missing.json")]) == 2
     assert "missing.json" in capsys.readouterr().err
+
+
+feeding_study = load_script("feeding_study")
+
+
+def _observation(hand: str, taken: str) -> Observation:
+    """Seat 0 of a two-player deal holding ``hand``, the next seat holding ``taken`` from the discard pile."""
+    start = Deal.new(Rules.preset("fournier"), 2, first=0, rng=random.Random(1)).observation(0)
+    return dataclasses.replace(
+        start,
+        hand=tuple(parse_cards(hand)),
+        taken=((), tuple(parse_cards(taken))),
+        hand_sizes=(7, 7),
+        discard_pile=(),
+        discards=(),
+    )
+
+
+def test_completing_pairs_of_a_middle_card_and_of_an_end_card() -> None:
+    rules = Rules.preset("fournier")
+    middle = feeding_study.completing_pairs(Card.parse("5♠"), rules)
+    assert len(middle) == 6
+    assert (Card.parse("4♠"), Card.parse("6♠")) in middle
+    ace = feeding_study.completing_pairs(Card.parse("A♠"), rules)
+    assert len(ace) == 4 and ace[-1] == (Card.parse("2♠"), Card.parse("3♠"))
+
+
+def test_meld_chance_counts_known_cards_and_dead_ones() -> None:
+    observation = _observation("A♥ 2♥ K♥ K♣ Q♦ J♦ 2♣", "5♥")
+    hidden, pool = 6, 40 - 7 - 1
+    one, two = hidden / pool, hidden * (hidden - 1) / (pool * (pool - 1))
+    # Two set pairs with the known 5♥, one without; three run pairs of spades.
+    expected = 1 - (1 - one) ** 2 * (1 - two) ** 4
+    assert feeding_study.meld_chance(observation, Card.parse("5♠")) == pytest.approx(expected)
+    blocked = _observation("A♥ 4♠ 6♠ 5♣ 5♦ J♦ 2♣", "K♥")
+    # Every pair needs a card the seat holds: nothing can meld with the 5♠.
+    assert feeding_study.meld_chance(blocked, Card.parse("5♠")) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("scores", "labels", "area"),
+    [
+        ([0.1, 0.2, 0.8, 0.9], [False, False, True, True], 1.0),
+        ([0.9, 0.8, 0.2, 0.1], [False, False, True, True], 0.0),
+        ([0.5, 0.5, 0.5, 0.5], [False, True, False, True], 0.5),
+        ([0.1, 0.4, 0.35, 0.8], [False, False, True, True], 0.75),
+    ],
+)
+def test_area_under_curve_known_values(scores: list[float], labels: list[bool], area: float) -> None:
+    assert feeding_study.area_under_curve(scores, labels) == pytest.approx(area)
+
+
+def test_the_feeding_study_prints_every_section(capsys: pytest.CaptureFixture[str]) -> None:
+    feeding_study.main(["--boards", "8", "--seed", "3", "--jobs", "1", "--oracle", "3"])
+    out = capsys.readouterr().out
+    assert re.search(r"greedy against simple, feeding discards replaced from the top 3: 16 deals", out)
+    assert re.search(r"bot closes +\d+\.\d%", out) and re.search(r"simple closes +\d+\.\d%", out)
+    fed = re.search(r"simple could take: (\d+) of (\d+) .*; replaced: (\d+)", out)
+    assert fed is not None and 0 < int(fed[1]) <= int(fed[2]) and int(fed[3]) <= int(fed[1])
+    assert re.search(r"area under the ROC curve 0\.\d{3}", out)
