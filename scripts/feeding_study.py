@@ -23,12 +23,13 @@ the hidden cards are used, so this is a ceiling for avoiding feeds, not a bot.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,6 +158,7 @@ def _run(job: Job) -> Tally:
     for board in job.boards:
         deck = list(RULES.cards())
         random.Random(f"{job.seed}-{board}").shuffle(deck)
+        board_differences = []
         for seating in range(2):
             names = ["bot", "simple"] if seating == 0 else ["simple", "bot"]
             me = names.index("bot")
@@ -164,7 +166,8 @@ def _run(job: Job) -> Tally:
             ranker = bots[me]
             rngs = [random.Random(f"{job.seed}-{board}-{seating}-{seat}") for seat in range(2)]
             deal = Deal.new(RULES, 2, first=0, deck=list(deck), rng=random.Random(f"r{job.seed}-{board}"))
-            last: Card | None = None
+            last = 0
+            pending = (0, False)
             closer: int | None = None
             before = 0
             while deal.phase is not Phase.OVER:
@@ -173,28 +176,31 @@ def _run(job: Job) -> Tally:
                 observation = deal.observation(seat)
                 legal = deal.legal_actions()
                 action: Action = bots[seat].choose(observation, legal, rngs[seat])
-                if seat != me and isinstance(action, Draw) and last is not None:
-                    pending = (RULES.value(last), action.source == "discard")
+                if seat != me and isinstance(action, Draw):
+                    fed = action.source == "discard" and bool(observation.discards)
+                    pending = (last, fed and observation.discards[-1][0] == me)
                 if seat == me and isinstance(action, Discard):
                     action = _judge_discard(tally, job, ranker, observation, legal, action, deal.hand(1 - me))
                 if isinstance(action, Close) and closer is None:
                     closer = seat
                     before = best_arrangement(deal.hand(1 - seat), RULES).points
-                if seat != me and isinstance(action, (Discard, Close)) and last is not None:
+                if seat != me and isinstance(action, (Discard, Close)):
                     tally.turns[(*pending, isinstance(action, Close))] += 1
                 if seat != me and isinstance(action, Discard):
-                    last = action.card
+                    last = RULES.value(action.card)
                 deal.apply(action)
             result = deal.result
             assert result is not None
             tally.deals += 1
-            tally.differences.append(float(result.points[1 - me] - result.points[me]))
+            board_differences.append(float(result.points[1 - me] - result.points[me]))
             if closer is not None:
                 name, other = names[closer], names[1 - closer]
                 tally.closes[name] += 1
                 tally.close_points[name].append(result.points[closer])
                 tally.caught_before[other].append(before)
                 tally.caught_after[other].append(result.points[1 - closer])
+        # The two seatings of a board share its cards: their mean is one observation.
+        tally.differences.append(statistics.fmean(board_differences))
     return tally
 
 
@@ -236,19 +242,31 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--oracle", type=int, default=0, help="replace feeding discards by the best of the top N")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
+    if args.boards < 1 or args.jobs < 1:
+        parser.error("--boards and --jobs must be at least 1")
+    if args.oracle and not isinstance(make_bot(args.bot), GreedyBot):
+        parser.error("--oracle needs a greedy bot, whose ranked discards it replaces from")
     started = time.time()
     parts = 8
     jobs = [Job(args.bot, args.seed, range(k, args.boards, parts), args.oracle) for k in range(parts)]
     tally = Tally()
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for part in pool.map(_run, jobs):
-            tally.add(part)
-    n = len(tally.differences)
+    parts_done: Iterator[Tally]
+    if args.jobs == 1:
+        parts_done = map(_run, jobs)
+    else:
+        pool = ProcessPoolExecutor(args.jobs)
+        parts_done = pool.map(_run, jobs)
+    for part in parts_done:
+        tally.add(part)
+    if args.jobs > 1:
+        pool.shutdown()
+    n = tally.deals
+    boards = len(tally.differences)
     mean = statistics.fmean(tally.differences)
-    half = 1.96 * statistics.pstdev(tally.differences) / n**0.5
+    half = 1.96 * statistics.stdev(tally.differences) / boards**0.5 if boards > 1 else math.inf
     oracle = f", feeding discards replaced from the top {args.oracle}" if args.oracle > 1 else ""
     print(f"{args.bot} against simple{oracle}: {n} deals ({time.time() - started:.0f} s)")
-    print(f"simple's points less the bot's: {mean:+.2f} ± {half:.2f} a deal")
+    print(f"simple's points less the bot's: {mean:+.2f} ± {half:.2f} a deal (95% interval over the {boards} boards)")
     print("how the deals end (points a deal; lower is better):")
     for name in ("bot", "simple"):
         caught = "simple" if name == "bot" else "bot"
@@ -257,18 +275,19 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"{caught} then pays {_mean(tally.caught_after[caught])} "
             f"({_mean(tally.caught_before[caught])} before its lay-offs)"
         )
-    print("simple's chance to close on its turn, by its last discard's value and its draw:")
+    print("simple's chance to close on its turn, by its last discard's value, as it took the bot's discard or not:")
     for value in sorted({key[0] for key in tally.turns}):
         cells = []
         for took in (False, True):
             turns = tally.turns[(value, took, False)] + tally.turns[(value, took, True)]
             closes = tally.turns[(value, took, True)]
-            source = "took the bot's discard" if took else "drew from the stock"
+            source = "taken" if took else "not taken"
             cells.append(f"{source} {closes / turns:5.1%} of {turns:4d}" if turns else f"{source}    -")
-        print(f"  last discard worth {value:2d}: " + "; ".join(cells))
+        name = f"worth {value:2d}" if value else "none yet"
+        print(f"  last discard {name}: " + "; ".join(cells))
     print(
-        f"the bot's discards simple could take: {tally.fed} of {tally.discards} ({tally.fed / tally.discards:.1%})"
-        + (f"; replaced: {tally.avoided}" if args.oracle > 1 else "")
+        f"the bot's discards simple could take: {tally.fed} of {tally.discards} "
+        f"({tally.fed / max(1, tally.discards):.1%})" + (f"; replaced: {tally.avoided}" if args.oracle > 1 else "")
     )
     print(
         f"meld_chance over every card the bot could throw ({len(tally.labels)}): "

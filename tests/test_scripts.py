@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 import re
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,21 @@ def test_a_changed_bot_changes_the_winners_of_some_matches_only() -> None:
     assert result.matches == 12
     assert result.first_wins == base["results"][0]["won"]
     assert result.second_wins == noisy["results"][0]["won"]
-    assert result.second_wins - result.first_wins == result.gained - result.lost
     assert 0 < result.changed < result.matches
-    assert compare_runs.compare(base, base).changed == 0
+    assert result.unpaired == (0, 0) and result.lineups
+
+
+def test_a_failed_match_is_lost_and_an_unpaired_one_left_out() -> None:
+    base = _report(("simple", "greedy"))
+    broken = json.loads(json.dumps(base))
+    won = next(o for o in broken["outcomes"] if o["seating"][o["winners"][0]] == 0)
+    # The arena's record of a match the first bot broke: the other seats win it.
+    won["failure"] = {"seat": won["seating"].index(0), "kind": "raised", "error": "boom"}
+    won["winners"] = [seat for seat, bot in enumerate(won["seating"]) if bot != 0]
+    broken["outcomes"].pop()
+    result = compare_runs.compare(base, broken)
+    assert (result.matches, result.lost, result.gained) == (11, 1, 0)
+    assert result.unpaired == (1, 0)
 
 
 def test_runs_on_other_boards_are_refused() -> None:
@@ -65,7 +78,8 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "12 matches in both runs" in out
     assert "simple won 12 in the first, random 0 in the second" in out
-    assert "winner changed in 12: 0 to the second run's bot, 12 away" in out
+    assert "its result changed in 12: 0 won only in the second run, 12 only in the first" in out
+    assert "the other bots of the lineup differ" in out
     assert compare_runs.main([str(first), str(tmp_path / "missing.json")]) == 2
     assert "missing.json" in capsys.readouterr().err
 
@@ -120,11 +134,40 @@ def test_area_under_curve_known_values(scores: list[float], labels: list[bool], 
     assert feeding_study.area_under_curve(scores, labels) == pytest.approx(area)
 
 
+def test_the_feeding_study_counts_every_close_of_simple_in_its_table() -> None:
+    tally = feeding_study._run(feeding_study.Job("greedy", 3, range(12), 0))
+    assert tally.deals == 24 and len(tally.differences) == 12
+    closes = sum(count for (_, _, closed), count in tally.turns.items() if closed)
+    assert closes == tally.closes["simple"] > 0
+    assert tally.closes["bot"] + tally.closes["simple"] <= tally.deals
+    assert len(tally.scores) == len(tally.labels) > tally.discards >= tally.fed > 0
+
+
+def test_the_oracle_replaces_feeding_discards_only() -> None:
+    plain = feeding_study._run(feeding_study.Job("greedy", 3, range(12), 0))
+    oracle = feeding_study._run(feeding_study.Job("greedy", 3, range(12), 3))
+    assert plain.avoided == 0 < oracle.avoided <= oracle.fed
+    assert statistics.fmean(oracle.differences) > statistics.fmean(plain.differences)
+
+
 def test_the_feeding_study_prints_every_section(capsys: pytest.CaptureFixture[str]) -> None:
     feeding_study.main(["--boards", "8", "--seed", "3", "--jobs", "1", "--oracle", "3"])
     out = capsys.readouterr().out
     assert re.search(r"greedy against simple, feeding discards replaced from the top 3: 16 deals", out)
+    assert re.search(r"± \d+\.\d\d a deal \(95% interval over the 8 boards\)", out)
     assert re.search(r"bot closes +\d+\.\d%", out) and re.search(r"simple closes +\d+\.\d%", out)
-    fed = re.search(r"simple could take: (\d+) of (\d+) .*; replaced: (\d+)", out)
-    assert fed is not None and 0 < int(fed[1]) <= int(fed[2]) and int(fed[3]) <= int(fed[1])
+    assert re.search(r"last discard none yet: not taken", out)
+    assert re.search(r"simple could take: \d+ of \d+ .*; replaced: \d+", out)
     assert re.search(r"area under the ROC curve 0\.\d{3}", out)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--bot", "simple", "--oracle", "3"], "needs a greedy bot"), (["--boards", "0"], "at least 1")],
+)
+def test_the_feeding_study_refuses_what_it_cannot_do(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        feeding_study.main(args)
+    assert message in capsys.readouterr().err
