@@ -23,6 +23,7 @@ the hidden cards are used, so this is a ceiling for avoiding feeds, not a bot.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import statistics
@@ -66,24 +67,33 @@ def meld_chance(observation: Observation, card: Card) -> float:
 
     The cards it took from the discard pile and still holds count as held;
     its other cards are taken as dealt at random from the cards the observing
-    seat has not seen, and the pairs as independent.
+    seat has not seen (one deck, no wild cards). Exact under that assumption:
+    inclusion-exclusion over the pairs that could make the meld.
     """
     seats = observation.seats
     nxt = seats[(seats.index(observation.seat) + 1) % len(seats)]
     unseen = unseen_cards(observation)
     known = set(observation.taken[nxt])
-    hidden = observation.hand_sizes[nxt] - len(observation.taken[nxt])
+    hidden = observation.hand_sizes[nxt] - len(known)
     pool = sum(unseen.values())
-    one = hidden / pool if pool else 0.0
-    two = hidden * (hidden - 1) / (pool * (pool - 1)) if pool > 1 else 0.0
-    miss = 1.0
-    for a, b in completing_pairs(card, observation.rules):
-        held = (a in known) + (b in known)
-        free = bool(unseen[a]) * (a not in known) + bool(unseen[b]) * (b not in known)
-        if held + free < 2:
-            continue
-        miss *= 1.0 - (1.0, one, two)[2 - held]
-    return 1.0 - miss
+    # The cards of each possible pair that the seat would also need among its hidden ones.
+    needs = [
+        frozenset(c for c in pair if c not in known)
+        for pair in completing_pairs(card, observation.rules)
+        if all(c in known or unseen[c] for c in pair)
+    ]
+
+    def all_held(cards: frozenset[Card]) -> float:
+        chance = 1.0
+        for k in range(len(cards)):
+            chance *= (hidden - k) / (pool - k) if pool > k else 0.0
+        return chance
+
+    total = 0.0
+    for size in range(1, len(needs) + 1):
+        for group in itertools.combinations(needs, size):
+            total += (-1) ** (size + 1) * all_held(frozenset().union(*group))
+    return total
 
 
 def area_under_curve(scores: Sequence[float], labels: Sequence[bool]) -> float:

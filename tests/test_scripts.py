@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 import re
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from chinchon.arena import ArenaConfig, run_arena
+from chinchon.bots.greedy import unseen_cards
 from chinchon.cards import Card, parse_cards
 from chinchon.game import Deal, Observation
 from chinchon.rules import Rules
@@ -87,14 +89,14 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 feeding_study = load_script("feeding_study")
 
 
-def _observation(hand: str, taken: str) -> Observation:
-    """Seat 0 of a two-player deal holding ``hand``, the next seat holding ``taken`` from the discard pile."""
+def _observation(hand: str, taken: str, size: int = 7) -> Observation:
+    """Seat 0 of a two-player deal holding ``hand``, the next seat ``size`` cards, ``taken`` among them."""
     start = Deal.new(Rules.preset("fournier"), 2, first=0, rng=random.Random(1)).observation(0)
     return dataclasses.replace(
         start,
         hand=tuple(parse_cards(hand)),
         taken=((), tuple(parse_cards(taken))),
-        hand_sizes=(7, 7),
+        hand_sizes=(7, size),
         discard_pile=(),
         discards=(),
     )
@@ -109,15 +111,24 @@ def test_completing_pairs_of_a_middle_card_and_of_an_end_card() -> None:
     assert len(ace) == 4 and ace[-1] == (Card.parse("2♠"), Card.parse("3♠"))
 
 
-def test_meld_chance_counts_known_cards_and_dead_ones() -> None:
-    observation = _observation("A♥ 2♥ K♥ K♣ Q♦ J♦ 2♣", "5♥")
-    hidden, pool = 6, 40 - 7 - 1
-    one, two = hidden / pool, hidden * (hidden - 1) / (pool * (pool - 1))
-    # Two set pairs with the known 5♥, one without; three run pairs of spades.
-    expected = 1 - (1 - one) ** 2 * (1 - two) ** 4
-    assert feeding_study.meld_chance(observation, Card.parse("5♠")) == pytest.approx(expected)
+@pytest.mark.parametrize(("taken", "size"), [("5♥", 3), ("", 3), ("4♠", 4), ("5♥ 6♠", 4)])
+def test_meld_chance_is_the_exact_share_of_hidden_hands(taken: str, size: int) -> None:
+    observation = _observation("A♥ 2♥ K♥ K♣ Q♦ J♦ 2♣", taken, size)
+    card = Card.parse("5♠")
+    known = set(parse_cards(taken))
+    pool = list(unseen_cards(observation).elements())
+    hands = list(itertools.combinations(pool, size - len(known)))
+    rules = observation.rules
+    melds = sum(
+        any(a in held and b in held for a, b in feeding_study.completing_pairs(card, rules))
+        for held in ({*hand, *known} for hand in hands)
+    )
+    assert feeding_study.meld_chance(observation, card) == pytest.approx(melds / len(hands))
+
+
+def test_meld_chance_of_a_card_whose_partners_are_all_gone() -> None:
     blocked = _observation("A♥ 4♠ 6♠ 5♣ 5♦ J♦ 2♣", "K♥")
-    # Every pair needs a card the seat holds: nothing can meld with the 5♠.
+    # Every pair needs a card the observing seat holds.
     assert feeding_study.meld_chance(blocked, Card.parse("5♠")) == 0.0
 
 
