@@ -30,7 +30,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots import make_bot
-from chinchon.bots.greedy import GreedyBot, unseen_cards
+from chinchon.bots.greedy import GreedyBot, _neighbours, unseen_cards
 from chinchon.cards import Card
 from chinchon.game import Deal, Observation, Phase
 from chinchon.melds import best_arrangement
@@ -48,18 +48,12 @@ from chinchon.rules import Rules
 RULES = Rules.preset("fournier")
 
 
-def completing_pairs(card: Card, rules: Rules) -> list[tuple[Card, Card]]:
+def completing_pairs(card: Card, rules: Rules) -> list[tuple[Card, ...]]:
     """The pairs of other cards that make a meld of three with ``card``: two of its rank, or run neighbours."""
     if card.rank is None or card.suit is None or card.rank not in rules.ranks:
         return []
     others = [Card(card.rank, suit) for suit in type(card.suit) if suit != card.suit]
-    pairs = [(a, b) for i, a in enumerate(others) for b in others[i + 1 :]]
-    ranks = rules.ranks
-    i = ranks.index(card.rank)
-    for low in range(max(0, i - 2), min(i, len(ranks) - 3) + 1):
-        a, b = (Card(ranks[p], card.suit) for p in range(low, low + 3) if p != i)
-        pairs.append((a, b))
-    return pairs
+    return [(a, b) for i, a in enumerate(others) for b in others[i + 1 :]] + _neighbours(card, rules)
 
 
 def meld_chance(observation: Observation, card: Card) -> float:
@@ -173,7 +167,6 @@ def _run(job: Job) -> Tally:
             names = ["bot", "simple"] if seating == 0 else ["simple", "bot"]
             me = names.index("bot")
             bots = [make_bot(job.bot if name == "bot" else "simple") for name in names]
-            ranker = bots[me]
             rngs = [random.Random(f"{job.seed}-{board}-{seating}-{seat}") for seat in range(2)]
             deal = Deal.new(RULES, 2, first=0, deck=list(deck), rng=random.Random(f"r{job.seed}-{board}"))
             last = 0
@@ -190,7 +183,7 @@ def _run(job: Job) -> Tally:
                     fed = action.source == "discard" and bool(observation.discards)
                     pending = (last, fed and observation.discards[-1][0] == me)
                 if seat == me and isinstance(action, Discard):
-                    action = _judge_discard(tally, job, ranker, observation, legal, action, deal.hand(1 - me))
+                    action = _judge_discard(tally, job, bots[me], observation, legal, action, deal.hand(1 - me))
                 if isinstance(action, Close) and closer is None:
                     closer = seat
                     before = best_arrangement(deal.hand(1 - seat), RULES).points
@@ -257,19 +250,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.oracle and not isinstance(make_bot(args.bot), GreedyBot):
         parser.error("--oracle needs a greedy bot, whose ranked discards it replaces from")
     started = time.time()
-    parts = 8
-    jobs = [Job(args.bot, args.seed, range(k, args.boards, parts), args.oracle) for k in range(parts)]
-    tally = Tally()
-    parts_done: Iterator[Tally]
+    jobs = [Job(args.bot, args.seed, range(k, args.boards, 8), args.oracle) for k in range(8)]
     if args.jobs == 1:
-        parts_done = map(_run, jobs)
+        parts = [_run(job) for job in jobs]
     else:
-        pool = ProcessPoolExecutor(args.jobs)
-        parts_done = pool.map(_run, jobs)
-    for part in parts_done:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            parts = list(pool.map(_run, jobs))
+    tally = Tally()
+    for part in parts:
         tally.add(part)
-    if args.jobs > 1:
-        pool.shutdown()
     n = tally.deals
     boards = len(tally.differences)
     mean = statistics.fmean(tally.differences)

@@ -1,4 +1,4 @@
-"""The research scripts that read arena reports."""
+"""The research scripts: comparing arena runs, and the feeding study."""
 
 from __future__ import annotations
 
