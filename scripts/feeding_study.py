@@ -23,7 +23,6 @@ the hidden cards are used, so this is a ceiling for avoiding feeds, not a bot.
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import random
 import statistics
@@ -39,55 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots import make_bot
-from chinchon.bots.greedy import GreedyBot, _neighbours, unseen_cards
+from chinchon.bots.greedy import GreedyBot, meld_chance
 from chinchon.cards import Card
 from chinchon.game import Deal, Observation, Phase
 from chinchon.melds import best_arrangement
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")
-
-
-def completing_pairs(card: Card, rules: Rules) -> list[tuple[Card, ...]]:
-    """The pairs of other cards that make a meld of three with ``card``: two of its rank, or run neighbours."""
-    if card.rank is None or card.suit is None or card.rank not in rules.ranks:
-        return []
-    others = [Card(card.rank, suit) for suit in type(card.suit) if suit != card.suit]
-    return [(a, b) for i, a in enumerate(others) for b in others[i + 1 :]] + _neighbours(card, rules)
-
-
-def meld_chance(observation: Observation, card: Card) -> float:
-    """The chance that the next seat holds two cards that make a meld with ``card``.
-
-    The cards it took from the discard pile and still holds count as held;
-    its other cards are taken as dealt at random from the cards the observing
-    seat has not seen (one deck, no wild cards). Exact under that assumption:
-    inclusion-exclusion over the pairs that could make the meld.
-    """
-    seats = observation.seats
-    nxt = seats[(seats.index(observation.seat) + 1) % len(seats)]
-    unseen = unseen_cards(observation)
-    known = set(observation.taken[nxt])
-    hidden = observation.hand_sizes[nxt] - len(known)
-    pool = sum(unseen.values())
-    # The cards of each possible pair that the seat would also need among its hidden ones.
-    needs = [
-        frozenset(c for c in pair if c not in known)
-        for pair in completing_pairs(card, observation.rules)
-        if all(c in known or unseen[c] for c in pair)
-    ]
-
-    def all_held(cards: frozenset[Card]) -> float:
-        chance = 1.0
-        for k in range(len(cards)):
-            chance *= (hidden - k) / (pool - k) if pool > k else 0.0
-        return chance
-
-    total = 0.0
-    for size in range(1, len(needs) + 1):
-        for group in itertools.combinations(needs, size):
-            total += (-1) ** (size + 1) * all_held(frozenset().union(*group))
-    return total
 
 
 def area_under_curve(scores: Sequence[float], labels: Sequence[bool]) -> float:

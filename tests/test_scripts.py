@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from chinchon.arena import ArenaConfig, run_arena
-from chinchon.bots.greedy import unseen_cards
+from chinchon.bots.greedy import completing_pairs, meld_chance, unseen_cards
 from chinchon.cards import Card, parse_cards
 from chinchon.game import Deal, Observation
 from chinchon.rules import Rules
@@ -104,10 +104,10 @@ def _observation(hand: str, taken: str, size: int = 7) -> Observation:
 
 def test_completing_pairs_of_a_middle_card_and_of_an_end_card() -> None:
     rules = Rules.preset("fournier")
-    middle = feeding_study.completing_pairs(Card.parse("5♠"), rules)
+    middle = completing_pairs(Card.parse("5♠"), rules)
     assert len(middle) == 6
     assert (Card.parse("4♠"), Card.parse("6♠")) in middle
-    ace = feeding_study.completing_pairs(Card.parse("A♠"), rules)
+    ace = completing_pairs(Card.parse("A♠"), rules)
     assert len(ace) == 4 and ace[-1] == (Card.parse("2♠"), Card.parse("3♠"))
 
 
@@ -120,16 +120,16 @@ def test_meld_chance_is_the_exact_share_of_hidden_hands(taken: str, size: int) -
     hands = list(itertools.combinations(pool, size - len(known)))
     rules = observation.rules
     melds = sum(
-        any(a in held and b in held for a, b in feeding_study.completing_pairs(card, rules))
+        any(a in held and b in held for a, b in completing_pairs(card, rules))
         for held in ({*hand, *known} for hand in hands)
     )
-    assert feeding_study.meld_chance(observation, card) == pytest.approx(melds / len(hands))
+    assert meld_chance(observation, card) == pytest.approx(melds / len(hands))
 
 
 def test_meld_chance_of_a_card_whose_partners_are_all_gone() -> None:
     blocked = _observation("A♥ 4♠ 6♠ 5♣ 5♦ J♦ 2♣", "K♥")
     # Every pair needs a card the observing seat holds.
-    assert feeding_study.meld_chance(blocked, Card.parse("5♠")) == 0.0
+    assert meld_chance(blocked, Card.parse("5♠")) == 0.0
 
 
 @pytest.mark.parametrize(

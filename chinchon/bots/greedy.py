@@ -11,10 +11,17 @@ and lays off its dearest cards. In a deal that has lasted three times as
 many turns as the deck has cards (:func:`stalled`), where the low cards can
 be locked in the hands and every card going round thrown straight back for
 ever, it keeps the cards that the ones going round could meld, dear or not.
+
+With two players, one deck and no wild cards, the choice among its three
+best discards follows a model learned from play against ``simple``
+(:func:`discard_features`, ``chinchon/bots/discards.json``, fitted by
+``scripts/train_discards.py``): the advantage in a deal's points of each
+candidate over the others, judged by playing each one out.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -22,12 +29,53 @@ from collections.abc import Iterable, Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
 from chinchon.bots.base import Bot, flag, number, register
+from chinchon.bots.trees import load_model
 from chinchon.cards import Card
 from chinchon.game import Observation
 from chinchon.melds import best_arrangement, best_discard, meld_extensions
 from chinchon.rules import Rules
 
-__all__ = ["GreedyBot", "clean_close_outs", "hand_value", "stalled", "unseen_cards"]
+__all__ = [
+    "FEATURES",
+    "GreedyBot",
+    "clean_close_outs",
+    "completing_pairs",
+    "discard_features",
+    "hand_value",
+    "meld_chance",
+    "stalled",
+    "unseen_cards",
+]
+
+#: The features of a candidate discard (:func:`discard_features`), in order.
+FEATURES: tuple[str, ...] = (
+    "rank_in_greedy",
+    "lookahead",
+    "lookahead_gap",
+    "card_value",
+    "loose_points_kept",
+    "loose_cards_kept",
+    "dearest_loose_kept",
+    "same_rank_kept",
+    "run_partners_kept",
+    "same_rank_unseen",
+    "run_partners_unseen",
+    "close_outs",
+    "clean_close_outs",
+    "meld_chance",
+    "feeds_next",
+    "next_last_discard",
+    "next_discards",
+    "turn",
+    "next_taken",
+    "rank_in_pile",
+    "loose_pairs_kept",
+    "unseen",
+    "loose_points_now",
+)
+
+#: How many of the heuristic's best discards the learned model chooses among.
+LEARNED_WIDTH = 3
 
 
 def unseen_cards(observation: Observation) -> Counter[Card]:
@@ -86,6 +134,134 @@ def hand_value(hand: Sequence[Card], rules: Rules, unseen: Counter[Card], weight
     return total
 
 
+def completing_pairs(card: Card, rules: Rules) -> list[tuple[Card, ...]]:
+    """The pairs of other cards that make a meld of three with ``card``: two of its rank, or run neighbours."""
+    if card.rank is None or card.suit is None or card.rank not in rules.ranks:
+        return []
+    others = [Card(card.rank, suit) for suit in type(card.suit) if suit != card.suit]
+    return [(a, b) for i, a in enumerate(others) for b in others[i + 1 :]] + _neighbours(card, rules)
+
+
+def _next_seat(observation: Observation) -> int:
+    seats = observation.seats
+    return seats[(seats.index(observation.seat) + 1) % len(seats)]
+
+
+def meld_chance(observation: Observation, card: Card, unseen: Counter[Card] | None = None) -> float:
+    """The chance that the next seat holds two cards that make a meld with ``card``.
+
+    The cards it took from the discard pile and still holds count as held;
+    its other cards are taken as dealt at random from the cards the observing
+    seat has not seen (one deck, no wild cards). Exact under that assumption:
+    inclusion-exclusion over the pairs that could make the meld.
+    """
+    nxt = _next_seat(observation)
+    if unseen is None:
+        unseen = unseen_cards(observation)
+    known = set(observation.taken[nxt])
+    hidden = observation.hand_sizes[nxt] - len(known)
+    pool = sum(unseen.values())
+    # The cards of each possible pair that the seat would also need among its hidden ones.
+    needs = [
+        frozenset(c for c in pair if c not in known)
+        for pair in completing_pairs(card, observation.rules)
+        if all(c in known or unseen[c] for c in pair)
+    ]
+
+    def all_held(cards: frozenset[Card]) -> float:
+        chance = 1.0
+        for k in range(len(cards)):
+            chance *= (hidden - k) / (pool - k) if pool > k else 0.0
+        return chance
+
+    total = 0.0
+    for size in range(1, len(needs) + 1):
+        for group in itertools.combinations(needs, size):
+            total += (-1) ** (size + 1) * all_held(frozenset().union(*group))
+    return total
+
+
+def discard_features(
+    observation: Observation, candidates: Sequence[Card], lookaheads: Sequence[float], unseen: Counter[Card]
+) -> list[list[float]]:
+    """One row of :data:`FEATURES` for each candidate discard, the heuristic's favourite first.
+
+    ``lookaheads`` are the heuristic's values of the candidates (the loose
+    points expected after the next draw, a close counting for its bonus).
+    """
+    rules = observation.rules
+    hand = list(observation.hand)
+    nxt = _next_seat(observation)
+    last = 0
+    count = 0
+    for seat, card in observation.discards:
+        if seat == nxt:
+            last = rules.value(card)
+            count += 1
+    pile_ranks = Counter(c.rank for c in observation.discard_pile)
+    total_unseen = sum(unseen.values())
+    now = best_arrangement(hand, rules).points
+    rows = []
+    for i, card in enumerate(candidates):
+        rest = list(hand)
+        rest.remove(card)
+        arrangement = best_arrangement(rest, rules)
+        loose = arrangement.loose
+        near = {other for pair in _neighbours(card, rules) for other in pair}
+        outs = sum(n for c, n in unseen.items() if best_discard([*rest, c], rules).points <= rules.close_limit)
+        loose_ranks = Counter(c.rank for c in loose)
+        rows.append(
+            [
+                float(i),
+                lookaheads[i],
+                lookaheads[i] - lookaheads[0],
+                float(rules.value(card)),
+                float(arrangement.points),
+                float(len(loose)),
+                float(max((rules.value(c) for c in loose), default=0)),
+                float(sum(1 for c in rest if c.rank == card.rank)),
+                float(sum(1 for c in rest if c in near)),
+                float(sum(n for c, n in unseen.items() if c.rank == card.rank)),
+                float(sum(unseen[c] for c in near)),
+                outs / max(1, total_unseen),
+                clean_close_outs(rest, rules, unseen) / max(1, total_unseen),
+                meld_chance(observation, card, unseen),
+                float(_feeds(card, observation)),
+                float(last),
+                float(count),
+                float(observation.turn),
+                float(len(observation.taken[nxt])),
+                float(pile_ranks[card.rank]),
+                float(sum(1 for n in loose_ranks.values() if n >= 2)),
+                float(total_unseen),
+                float(now),
+            ]
+        )
+    return rows
+
+
+def _learned_applies(observation: Observation) -> bool:
+    """Whether the play is what the discard model learned from: two players, one deck, no wild cards."""
+    rules = observation.rules
+    return len(observation.seats) == 2 and observation.decks == 1 and not rules.jokers and not rules.wild_ace_of_oros
+
+
+def _feeds(card: Card, observation: Observation) -> bool:
+    """Whether ``card`` makes a meld with a card the next seat took from the discard pile."""
+    ranks = observation.rules.ranks
+    for taken in observation.taken[_next_seat(observation)]:
+        if taken.rank == card.rank and taken != card:
+            return True
+        if (
+            taken.suit == card.suit
+            and taken.rank in ranks
+            and card.rank in ranks
+            and abs(ranks.index(taken.rank) - ranks.index(card.rank)) <= 2
+        ):
+            return True
+    return False
+
+
 @register("greedy")
 class GreedyBot(Bot):
     """A heuristic player: see the module's description.
@@ -96,6 +272,10 @@ class GreedyBot(Bot):
     a discard that joins no meld; never, by default: taking more often lost
     points against ``simple``, see docs/strength.md), and the discards when
     ``lookahead`` is off; with the defaults ``weight`` changes no move.
+    With ``learned`` (and the lookahead) it leaves its favourite discard for
+    another of its best three when the learned model (see the module's
+    description) values that one more than the favourite by over ``margin``
+    points; ``learned=false`` plays the heuristic alone.
     """
 
     name = "greedy"
@@ -109,8 +289,12 @@ class GreedyBot(Bot):
         lookahead: bool = True,
         bonus: float = 8.0,
         now: float = 0.0,
+        learned: bool = True,
+        margin: float = 0.0,
     ) -> None:
         self.now = number("now", now, 0)
+        self.learned = flag("learned", learned)
+        self.margin = number("margin", margin, 0)
         self.lookahead = flag("lookahead", lookahead)
         self.bonus = number("bonus", bonus, 0)
         self.weight = number("weight", weight, 0, 1)
@@ -174,20 +358,7 @@ class GreedyBot(Bot):
         return total / count if count else float(best_arrangement(rest, rules).points)
 
     def _feeds_next(self, card: Card, observation: Observation) -> bool:
-        seats = observation.seats
-        nxt = seats[(seats.index(observation.seat) + 1) % len(seats)]
-        for taken in observation.taken[nxt]:
-            if taken.rank == card.rank and taken != card:
-                return True
-            ranks = observation.rules.ranks
-            if (
-                taken.suit == card.suit
-                and taken.rank in ranks
-                and card.rank in ranks
-                and abs(ranks.index(taken.rank) - ranks.index(card.rank)) <= 2
-            ):
-                return True
-        return False
+        return _feeds(card, observation)
 
     def ranked_discards(
         self, observation: Observation, discards: Sequence[Discard], unseen: Counter[Card] | None = None
@@ -199,6 +370,7 @@ class GreedyBot(Bot):
         hand = list(observation.hand)
         going_round = _going_round(observation, unseen) if stalled(observation) else None
         scored: list[tuple[float, int, Discard]] = []
+        lookaheads: dict[Card, float] = {}
         for action in discards:
             rest = list(hand)
             rest.remove(action.card)
@@ -206,14 +378,31 @@ class GreedyBot(Bot):
                 # The same cards go round and nobody closes: keep what they could meld, dear or not.
                 value = _stalled_value(rest, rules, going_round)
             elif self.lookahead:
-                value = self._next_turn(rest, rules, unseen) + self.now * best_arrangement(rest, rules).points
+                value = lookaheads[action.card] = self._next_turn(rest, rules, unseen)
+                value += self.now * best_arrangement(rest, rules).points
             else:
                 value = hand_value(rest, rules, unseen, self.weight)
             if self._feeds_next(action.card, observation):
                 value += self.feed
             scored.append((value, -rules.value(action.card), action))
         scored.sort(key=lambda item: (item[0], item[1]))
-        return [action for _, _, action in scored]
+        ranked = [action for _, _, action in scored]
+        if self.learned and lookaheads and len(ranked) > 1 and _learned_applies(observation):
+            ranked = self._learned_choice(observation, ranked, lookaheads, unseen)
+        return ranked
+
+    def _learned_choice(
+        self, observation: Observation, ranked: list[Discard], lookaheads: dict[Card, float], unseen: Counter[Card]
+    ) -> list[Discard]:
+        """The ranking with the learned model's choice among the best few moved first."""
+        head = ranked[:LEARNED_WIDTH]
+        rows = discard_features(observation, [a.card for a in head], [lookaheads[a.card] for a in head], unseen)
+        model = load_model("discards")
+        values = [model.predict(row) for row in rows]
+        best = max(range(len(values)), key=values.__getitem__)
+        if best and values[best] - values[0] > self.margin:
+            return [head[best], *(a for a in ranked if a != head[best])]
+        return ranked
 
     def _discard_or_close(self, observation: Observation, legal: list[Action]) -> Action:
         unseen = unseen_cards(observation)
