@@ -42,7 +42,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chinchon.actions import Discard
 from chinchon.bots import Bot, make_bot
-from chinchon.bots.greedy import FEATURES, LEARNED_WIDTH, GreedyBot, discard_features, stalled, unseen_cards
+from chinchon.bots.greedy import (
+    FEATURES,
+    LEARNED_WIDTH,
+    GreedyBot,
+    discard_features,
+    draw_outlook,
+    stalled,
+    unseen_cards,
+)
 from chinchon.bots.trees import Trees
 from chinchon.game import Deal, Phase
 from chinchon.rules import Rules
@@ -99,12 +107,12 @@ def generate(job: Job) -> list[dict[str, Any]]:
                     discards = [a for a in legal if isinstance(a, Discard)]
                     head = heuristic.ranked_discards(observation, discards, unseen)[:LEARNED_WIDTH]
                     if len(head) > 1:
-                        lookaheads = []
+                        outlooks = []
                         for candidate in head:
                             rest = list(observation.hand)
                             rest.remove(candidate.card)
-                            lookaheads.append(heuristic._next_turn(rest, RULES, unseen))
-                        rows = discard_features(observation, [a.card for a in head], lookaheads, unseen)
+                            outlooks.append(draw_outlook(rest, RULES, unseen, heuristic.bonus))
+                        rows = discard_features(observation, [a.card for a in head], outlooks, unseen)
                         points = []
                         for candidate in head:
                             total = 0.0

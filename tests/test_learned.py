@@ -11,10 +11,20 @@ import pytest
 
 from chinchon.actions import Discard
 from chinchon.bots import make_bot
-from chinchon.bots.greedy import FEATURES, LEARNED_WIDTH, GreedyBot, discard_features, unseen_cards
+from chinchon.bots.greedy import (
+    FEATURES,
+    LEARNED_WIDTH,
+    GreedyBot,
+    Outlook,
+    clean_close_outs,
+    discard_features,
+    draw_outlook,
+    unseen_cards,
+)
 from chinchon.bots.trees import Trees, load_model
 from chinchon.cards import Card
 from chinchon.game import Deal, Observation, Phase
+from chinchon.melds import best_discard
 from chinchon.rules import Rules
 from tests.scripts import load_script
 
@@ -129,7 +139,7 @@ def test_features_of_a_known_position() -> None:
     observation, _ = _positions(rules, 2, range(3, 4))[0]
     card = observation.hand[0]
     unseen = unseen_cards(observation)
-    (row,) = discard_features(observation, [card], [4.5], unseen)
+    (row,) = discard_features(observation, [card], [Outlook(4.5, 0, 0)], unseen)
     named = dict(zip(FEATURES, row, strict=True))
     assert named["rank_in_greedy"] == 0 and named["lookahead"] == 4.5 and named["lookahead_gap"] == 0
     assert named["card_value"] == rules.value(card)
@@ -177,7 +187,29 @@ def test_a_card_value_feature_follows_the_card() -> None:
     observation, _ = _positions(rules, 2, range(8, 9))[0]
     unseen = unseen_cards(observation)
     cards: list[Card] = list(observation.hand[:3])
-    rows = discard_features(observation, cards, [1.0, 2.0, 4.0], unseen)
+    rows = discard_features(observation, cards, [Outlook(v, 0, 0) for v in (1.0, 2.0, 4.0)], unseen)
     assert [row[0] for row in rows] == [0, 1, 2]
     assert [row[2] for row in rows] == [0, 1.0, 3.0]
     assert [row[3] for row in rows] == [rules.value(c) for c in cards]
+
+
+def test_the_outlook_counts_the_outs_of_every_unseen_card() -> None:
+    rules = Rules.preset("fournier")
+    closes = clean = 0
+    for observation, discards in _positions(rules, 2, range(6)):
+        unseen = unseen_cards(observation)
+        for action in discards:
+            rest = list(observation.hand)
+            rest.remove(action.card)
+            outlook = draw_outlook(rest, rules, unseen, 8.0)
+            assert outlook.clean_outs == clean_close_outs(rest, rules, unseen)
+            points = {card: best_discard([*rest, card], rules).points for card in unseen}
+            assert outlook.close_outs == sum(n for card, n in unseen.items() if points[card] <= rules.close_limit)
+            expected = sum(
+                n * (points[c] - 8.0 if points[c] <= rules.close_limit else points[c]) for c, n in unseen.items()
+            )
+            assert outlook.value == pytest.approx(expected / sum(unseen.values()))
+            closes += outlook.close_outs
+            clean += outlook.clean_outs
+    # The positions include hands near a close and near a clean one.
+    assert closes > clean > 0

@@ -26,6 +26,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
 from chinchon.bots.base import Bot, flag, number, register
@@ -38,9 +39,11 @@ from chinchon.rules import Rules
 __all__ = [
     "FEATURES",
     "GreedyBot",
+    "Outlook",
     "clean_close_outs",
     "completing_pairs",
     "discard_features",
+    "draw_outlook",
     "hand_value",
     "meld_chance",
     "stalled",
@@ -134,6 +137,36 @@ def hand_value(hand: Sequence[Card], rules: Rules, unseen: Counter[Card], weight
     return total
 
 
+class Outlook(NamedTuple):
+    """What drawing one of the unseen cards promises a hand that has just discarded."""
+
+    #: The loose points expected after the draw, a close counting ``bonus`` less.
+    value: float
+    #: How many unseen cards would let it close.
+    close_outs: int
+    #: How many would let it close with no loose card.
+    clean_outs: int
+
+
+def draw_outlook(rest: Sequence[Card], rules: Rules, unseen: Counter[Card], bonus: float) -> Outlook:
+    """The :class:`Outlook` of ``rest`` (a hand after its discard) over the ``unseen`` cards."""
+    total = count = 0.0
+    closes = clean = 0
+    limit = rules.close_limit
+    for card, copies in unseen.items():
+        points = best_discard([*rest, card], rules).points
+        if points <= limit:
+            total += copies * (points - bonus)
+            closes += copies
+            if points == 0:
+                clean += copies
+        else:
+            total += copies * points
+        count += copies
+    value = total / count if count else float(best_arrangement(rest, rules).points)
+    return Outlook(value, closes, clean)
+
+
 def completing_pairs(card: Card, rules: Rules) -> list[tuple[Card, ...]]:
     """The pairs of other cards that make a meld of three with ``card``: two of its rank, or run neighbours."""
     if card.rank is None or card.suit is None or card.rank not in rules.ranks:
@@ -182,12 +215,11 @@ def meld_chance(observation: Observation, card: Card, unseen: Counter[Card] | No
 
 
 def discard_features(
-    observation: Observation, candidates: Sequence[Card], lookaheads: Sequence[float], unseen: Counter[Card]
+    observation: Observation, candidates: Sequence[Card], outlooks: Sequence[Outlook], unseen: Counter[Card]
 ) -> list[list[float]]:
     """One row of :data:`FEATURES` for each candidate discard, the heuristic's favourite first.
 
-    ``lookaheads`` are the heuristic's values of the candidates (the loose
-    points expected after the next draw, a close counting for its bonus).
+    ``outlooks`` are the candidates' :func:`draw_outlook`, with the bonus the heuristic uses.
     """
     rules = observation.rules
     hand = list(observation.hand)
@@ -208,13 +240,13 @@ def discard_features(
         arrangement = best_arrangement(rest, rules)
         loose = arrangement.loose
         near = {other for pair in _neighbours(card, rules) for other in pair}
-        outs = sum(n for c, n in unseen.items() if best_discard([*rest, c], rules).points <= rules.close_limit)
+        outlook = outlooks[i]
         loose_ranks = Counter(c.rank for c in loose)
         rows.append(
             [
                 float(i),
-                lookaheads[i],
-                lookaheads[i] - lookaheads[0],
+                outlook.value,
+                outlook.value - outlooks[0].value,
                 float(rules.value(card)),
                 float(arrangement.points),
                 float(len(loose)),
@@ -223,8 +255,8 @@ def discard_features(
                 float(sum(1 for c in rest if c in near)),
                 float(sum(n for c, n in unseen.items() if c.rank == card.rank)),
                 float(sum(unseen[c] for c in near)),
-                outs / max(1, total_unseen),
-                clean_close_outs(rest, rules, unseen) / max(1, total_unseen),
+                outlook.close_outs / max(1, total_unseen),
+                outlook.clean_outs / max(1, total_unseen),
                 meld_chance(observation, card, unseen),
                 float(_feeds(card, observation)),
                 float(last),
@@ -347,19 +379,6 @@ class GreedyBot(Bot):
 
     # -- discarding and closing -------------------------------------------------------------
 
-    def _next_turn(self, rest: list[Card], rules: Rules, unseen: Counter[Card]) -> float:
-        """The expected worth of the hand after drawing an unseen card: loose points, less a bonus for a close."""
-        total = count = 0.0
-        limit = rules.close_limit
-        for card, copies in unseen.items():
-            points = best_discard([*rest, card], rules).points
-            total += copies * (points - self.bonus if points <= limit else points)
-            count += copies
-        return total / count if count else float(best_arrangement(rest, rules).points)
-
-    def _feeds_next(self, card: Card, observation: Observation) -> bool:
-        return _feeds(card, observation)
-
     def ranked_discards(
         self, observation: Observation, discards: Sequence[Discard], unseen: Counter[Card] | None = None
     ) -> list[Discard]:
@@ -370,7 +389,7 @@ class GreedyBot(Bot):
         hand = list(observation.hand)
         going_round = _going_round(observation, unseen) if stalled(observation) else None
         scored: list[tuple[float, int, Discard]] = []
-        lookaheads: dict[Card, float] = {}
+        outlooks: dict[Card, Outlook] = {}
         for action in discards:
             rest = list(hand)
             rest.remove(action.card)
@@ -378,25 +397,25 @@ class GreedyBot(Bot):
                 # The same cards go round and nobody closes: keep what they could meld, dear or not.
                 value = _stalled_value(rest, rules, going_round)
             elif self.lookahead:
-                value = lookaheads[action.card] = self._next_turn(rest, rules, unseen)
-                value += self.now * best_arrangement(rest, rules).points
+                outlooks[action.card] = outlook = draw_outlook(rest, rules, unseen, self.bonus)
+                value = outlook.value + self.now * best_arrangement(rest, rules).points
             else:
                 value = hand_value(rest, rules, unseen, self.weight)
-            if self._feeds_next(action.card, observation):
+            if _feeds(action.card, observation):
                 value += self.feed
             scored.append((value, -rules.value(action.card), action))
         scored.sort(key=lambda item: (item[0], item[1]))
         ranked = [action for _, _, action in scored]
-        if self.learned and lookaheads and len(ranked) > 1 and _learned_applies(observation):
-            ranked = self._learned_choice(observation, ranked, lookaheads, unseen)
+        if self.learned and outlooks and len(ranked) > 1 and _learned_applies(observation):
+            ranked = self._learned_choice(observation, ranked, outlooks, unseen)
         return ranked
 
     def _learned_choice(
-        self, observation: Observation, ranked: list[Discard], lookaheads: dict[Card, float], unseen: Counter[Card]
+        self, observation: Observation, ranked: list[Discard], outlooks: dict[Card, Outlook], unseen: Counter[Card]
     ) -> list[Discard]:
         """The ranking with the learned model's choice among the best few moved first."""
         head = ranked[:LEARNED_WIDTH]
-        rows = discard_features(observation, [a.card for a in head], [lookaheads[a.card] for a in head], unseen)
+        rows = discard_features(observation, [a.card for a in head], [outlooks[a.card] for a in head], unseen)
         model = load_model("discards")
         values = [model.predict(row) for row in rows]
         best = max(range(len(values)), key=values.__getitem__)
