@@ -18,15 +18,7 @@ CONFIGS = [
     for preset in Rules.presets()
     for players in range(Rules.preset(preset).min_players, Rules.preset(preset).max_players + 1)
 ]
-BOTS = [
-    "random",
-    "simple",
-    "easy",
-    "greedy",
-    "ismcts:iterations=8",
-    "ismcts:iterations=8,paired=true,anchor=0.5",
-    "ismcts:iterations=8,paired=true,equity=true",
-]
+BOTS = ["random", "simple", "easy", "greedy", "ismcts:iterations=8", "ismcts:iterations=8,paired=true,anchor=0.5"]
 
 
 def play(match: Match, bots: list[Bot], seed: int, max_actions: int) -> int:

@@ -213,3 +213,19 @@ def test_the_outlook_counts_the_outs_of_every_unseen_card() -> None:
             clean += outlook.clean_outs
     # The positions include hands near a close and near a clean one.
     assert closes > clean > 0
+
+
+def test_the_search_anchors_to_the_greedy_its_learned_parameter_names() -> None:
+    # With an anchor no playout can beat, the search plays its anchor's move.
+    learned = make_bot("ismcts:iterations=4,paired=true,anchor=1000")
+    plain = make_bot("ismcts:iterations=4,paired=true,anchor=1000,learned=false")
+    differ = 0
+    for observation, discards in _positions(Rules.preset("fournier"), 2, range(12)):
+        expected = GreedyBot(learned=False).ranked_discards(observation, discards)[0]
+        assert plain.choose(observation, discards, random.Random(1)) == expected
+        chosen = learned.choose(observation, discards, random.Random(1))
+        assert chosen == GreedyBot().ranked_discards(observation, discards)[0]
+        differ += chosen != expected
+    assert differ > 0
+    with pytest.raises(ValueError, match="learned"):
+        make_bot("ismcts:learned=maybe")

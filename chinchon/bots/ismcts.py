@@ -19,11 +19,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots.base import Bot, flag, number, register
-from chinchon.bots.equity import match_equity
 from chinchon.bots.greedy import GreedyBot, unseen_cards
 from chinchon.bots.playout import playout_move, sample_deal
 from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
@@ -68,11 +67,6 @@ def candidate_moves(deal: Deal, moves: list[int], width: int) -> list[int]:
 
 def _rewards(deal: Deal) -> list[float]:
     """Each seat's reward for how the deal ended (or stands): its points against the others' mean."""
-    return _shares(deal, _points(deal))
-
-
-def _points(deal: Deal) -> list[float]:
-    """Each seat's points for how the deal ended, or its loose points (a clean closer's bonus) where it stands."""
     rules = deal.rules
     seats = deal.seats
     points = [0.0] * deal.players
@@ -87,7 +81,7 @@ def _points(deal: Deal) -> list[float]:
                 points[seat] = rules.clean_close_bonus
             else:
                 points[seat] = solver.best_points(*deal.masks(seat))
-    return points
+    return _shares(deal, points)
 
 
 def _close_points(deal: Deal, move: int) -> list[float] | None:
@@ -173,12 +167,9 @@ class IsmctsBot(Bot):
     than ``prune`` standard errors below zero (0: never), so the moves still
     in doubt get the playouts, and the search ends early when none is left.
 
-    ``equity`` scores a playout by the chance to win the match from the
-    totals it ends at (:func:`chinchon.bots.equity.match_equity`), where the
-    table fits the match (two seats, ``fournier``'s limit and no re-entry),
-    rather than by the deal's points alone: near the limit a few points
-    decide the match, early on they hardly matter. ``learned`` is the anchor
-    ``greedy``'s parameter of that name.
+    ``learned`` is the anchor ``greedy``'s parameter of that name:
+    ``learned=false`` anchors the search to the heuristic alone, as it was
+    before ``greedy`` learned its choice among its best discards.
     """
 
     name = "ismcts"
@@ -197,7 +188,6 @@ class IsmctsBot(Bot):
         paired: bool = False,
         prune: float = 2.0,
         learned: bool = True,
-        equity: bool = False,
     ) -> None:
         self.paired = flag("paired", paired)
         self.prune = number("prune", prune, 0)
@@ -214,9 +204,6 @@ class IsmctsBot(Bot):
         self.exploration = float(exploration)
         self.depth = int(depth)
         self._greedy = GreedyBot(learned=flag("learned", learned))
-        self.equity = flag("equity", equity)
-        self._equity: tuple[tuple[int, ...], Callable[[float, float], float]] | None = None
-        self._seat = 0
         self.last_iterations = 0
         self.last_steps = 0
 
@@ -224,8 +211,6 @@ class IsmctsBot(Bot):
         legal = list(legal_actions)
         if len(legal) == 1:
             return legal[0]
-        self._seat = observation.seat
-        self._equity = match_equity(observation) if self.equity else None
         if observation.phase is not Phase.DISCARD or not any(isinstance(a, Discard | Close) for a in legal):
             # Drawing is left to the heuristic: a search over draws favours the known card of the
             # discard pile (the tree can plan for it, not for a stock card), strategy fusion.
@@ -386,7 +371,7 @@ class IsmctsBot(Bot):
                     points = _close_points(deal, move)
                     if points is not None:
                         self.last_steps += steps
-                        return self._reward(deal, points)
+                        return _shares(deal, points)
                 deal.play(move)
             if deal.phase not in (Phase.DRAW, Phase.DISCARD) or steps >= self.horizon:
                 break
@@ -396,21 +381,7 @@ class IsmctsBot(Bot):
             move = playout_move(deal, moves)
             steps += 1
         self.last_steps += steps
-        return self._reward(deal, _points(deal))
-
-    def _reward(self, deal: Deal, points: list[float]) -> list[float]:
-        """Each seat's reward for ``points``: by the match equity after them where known, else :func:`_shares`."""
-        equity = self._equity
-        if equity is None:
-            return _shares(deal, points)
-        scores, table = equity
-        me = self._seat
-        other = next(seat for seat in deal.seats if seat != me)
-        win = table(scores[me] + points[me], scores[other] + points[other])
-        out = [0.0] * deal.players
-        out[me] = 2 * win - 1
-        out[other] = -out[me]
-        return out
+        return _rewards(deal)
 
     def _anchored(self, root: _Node, anchor: int) -> int:
         """``anchor``, unless another root move's mean beats it by more than ``self.anchor`` standard errors."""
