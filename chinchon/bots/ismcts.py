@@ -203,7 +203,7 @@ class IsmctsBot(Bot):
             self.iterations = int(number("iterations", iterations, 1))
         self.exploration = float(exploration)
         self.depth = int(depth)
-        self._greedy = GreedyBot(learned=flag("learned", learned))
+        self._greedy = GreedyBot(learned=learned)
         self.last_iterations = 0
         self.last_steps = 0
 
