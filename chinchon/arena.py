@@ -272,7 +272,7 @@ class ArenaConfig:
         """Check that the arena can run (on ``jobs`` processes) and return its rules.
 
         Raises:
-            ArenaError: fewer than two bots, no boards, or fewer than one job.
+            ArenaError: fewer than two bots, no boards, fewer than one job, or no actions a match.
             RulesError: an unknown preset, or a number of players the rules do not allow.
             BotError: an unknown bot or a bad bot parameter.
         """
@@ -287,6 +287,12 @@ class ArenaConfig:
         if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
             raise ArenaError(
                 N_("{option}: expected a whole number of at least 1, got {value}"), option="jobs", value=repr(jobs)
+            )
+        if not isinstance(self.max_actions, int) or isinstance(self.max_actions, bool) or self.max_actions < 1:
+            raise ArenaError(
+                N_("{option}: expected a whole number of at least 1, got {value}"),
+                option="max_actions",
+                value=repr(self.max_actions),
             )
         if self.mode not in ("matches", "hands"):
             raise ArenaError(N_("mode: expected matches or hands, got {value}"), value=repr(self.mode))
@@ -586,6 +592,8 @@ class ArenaReport:
         args += [f"--{config.mode}", str(config.boards)]
         if config.preset is not None:
             args += ["--rules", config.preset]
+        if config.max_actions != MAX_ACTIONS:
+            args += ["--max-actions", str(config.max_actions)]
         return [*args, "--seed", str(config.seed)]
 
     def to_dict(self, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:

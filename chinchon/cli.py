@@ -306,12 +306,18 @@ def arena(
         str | None, typer.Option("--scheduler", help="Play on a Dask cluster: its scheduler, tcp://host:8786.")
     ] = None,
     json_file: Annotated[str | None, typer.Option("--json", help="Write the whole report to this JSON file.")] = None,
+    max_actions: Annotated[
+        int | None,
+        typer.Option(
+            "--max-actions", help="Stop a match after this many actions and report it unfinished (default: 100000)."
+        ),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Bots against bots on duplicate deals: every bot plays every seat of every board."""
     import secrets
 
-    from chinchon.arena import ArenaConfig, ArenaProgress, parse_lineup, print_report, run_arena
+    from chinchon.arena import MAX_ACTIONS, ArenaConfig, ArenaProgress, parse_lineup, print_report, run_arena
 
     _setup(lang, rules)
     if (matches is None) == (hands is None):
@@ -326,6 +332,7 @@ def arena(
         mode="matches" if matches is not None else "hands",
         rules=rules,
         seed=chosen_seed,
+        max_actions=MAX_ACTIONS if max_actions is None else max_actions,
     )
     try:
         config.check(jobs)
@@ -355,6 +362,7 @@ def arena(
             "jobs": jobs,
             "scheduler": scheduler,
             "json": json_file,
+            "max_actions": config.max_actions,
         }
         try:
             with open(json_file, "w", encoding="utf-8") as output:

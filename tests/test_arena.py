@@ -194,6 +194,8 @@ def test_config_errors() -> None:
         run_arena(ArenaConfig(bots=("simple", "random"), boards=0))
     with pytest.raises(ArenaError, match="jobs"):
         run_arena(ArenaConfig(bots=("simple", "random")), jobs=0)
+    with pytest.raises(ArenaError, match="max_actions: expected a whole number of at least 1, got 0"):
+        run_arena(ArenaConfig(bots=("simple", "random"), max_actions=0))
     with pytest.raises(BotError, match="unknown bot"):
         run_arena(ArenaConfig(bots=("simple", "nobody")))
     with pytest.raises(RulesError, match="players"):
@@ -360,6 +362,18 @@ def test_cli_arena_writes_a_json_report_that_repeats(tmp_path: Any) -> None:
     assert without_run(json.loads(again.read_text("utf-8"))) == without_run(document)
 
 
+def test_cli_arena_stops_long_matches_and_says_how_to_repeat(tmp_path: Any) -> None:
+    path = tmp_path / "arena.json"
+    args = ["--bots", "simple,random", "--matches", "2", "--seed", "1", "--max-actions", "5", "--json", str(path)]
+    result = cli("arena", *args)
+    assert result.exit_code == 0, result.stderr
+    assert "4 matches were stopped unfinished after 5 actions." in result.stdout
+    document = json.loads(path.read_text("utf-8"))
+    assert document["arguments"]["max_actions"] == 5
+    assert document["command"][-4:] == ["--max-actions", "5", "--seed", "1"]
+    assert all(outcome["actions"] == 5 for outcome in document["outcomes"])
+
+
 def test_cli_arena_hands_in_spanish() -> None:
     result = cli("arena", "--bots", "simple,random", "--hands", "2", "--seed", "1", "--lang", "es")
     assert result.exit_code == 0, result.stderr
@@ -378,6 +392,7 @@ def test_cli_arena_hands_in_spanish() -> None:
         (["--bots", "simple", "--matches", "2"], "error: an arena needs at least two bots, got 1"),
         (["--bots", "simple,random", "--matches", "0"], "error: boards: expected a whole number of at least 1"),
         (["--bots", "simple,random", "--matches", "2", "--jobs", "0"], "error: jobs: expected a whole number"),
+        (["--bots", "simple,random", "--matches", "2", "--max-actions", "0"], "error: max_actions: expected a whole"),
         (["--bots", "simple,random", "--matches", "2", "--rules", "nowhere"], "error: unknown preset 'nowhere'"),
         (["--bots", "simple:noise=2,random", "--matches", "2"], "error: the bot parameter noise must be a number"),
     ],
