@@ -155,6 +155,8 @@ def test_registry_and_levels() -> None:
         ("ismcts:depth=deep", r"bad parameters for bot ismcts: depth=deep \(invalid literal"),
         ("ismcts:paired=yes", "the bot parameter paired must be true or false, not yes"),
         ("ismcts:shaped=2", "the bot parameter shaped must be true or false, not 2"),
+        ("ismcts:passes=-1", "the bot parameter passes must be a number, 0 or more, not -1"),
+        ("ismcts:thrown=some", "the bot parameter thrown must be a number, 0 or more, not some"),
         ("greedy:lookahead=3x", "the bot parameter lookahead must be true or false, not 3x"),
         ("greedy:weight=1.5", "the bot parameter weight must be a number from 0 to 1, not 1.5"),
         ("greedy:take=much", "the bot parameter take must be a number, 0 or more, not much"),
@@ -312,6 +314,35 @@ def test_ismcts_leaves_greedys_move_only_by_a_margin_of_standard_errors() -> Non
     assert IsmctsBot(anchor=2)._anchored(root, 1) == 4
     with pytest.raises(ValueError, match="anchor"):
         IsmctsBot(anchor=-1)
+
+
+def test_ismcts_deals_its_samples_to_fit_the_passes_and_throws_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chinchon.bots import ismcts, playout
+
+    asked: list[tuple[int, int]] = []
+
+    def spy(observation: Observation, rng: random.Random, tries: int = 60, passes: int = 0, thrown: int = 0) -> Deal:
+        asked.append((passes, thrown))
+        return playout.sample_deal(observation, rng, tries, passes, thrown)
+
+    monkeypatch.setattr(ismcts, "sample_deal", spy)
+    rules = Rules()
+    for spec, expected in [
+        ("ismcts:iterations=20,paired=true,passes=4,thrown=2", (4, 2)),
+        ("ismcts:iterations=20", (0, 0)),
+    ]:
+        asked.clear()
+        bot = make_bot(spec)
+        deal = Deal.new(rules, 2, rng=random.Random(3))
+        rng = random.Random(4)
+        while deal.phase in (Phase.DRAW, Phase.DISCARD) and deal.turn < 12:
+            seat = deal.to_move
+            assert seat is not None
+            legal = deal.legal_actions()
+            action = bot.choose(deal.observation(seat), legal, rng)
+            assert action in legal
+            deal.apply(action)
+        assert asked and set(asked) == {expected}
 
 
 def _locked_deal(lineup: list[str], actions: int) -> Deal:

@@ -13,8 +13,8 @@ import pytest
 from chinchon import Rules
 from chinchon.actions import Close, Discard, Draw
 from chinchon.bots import make_bot
-from chinchon.bots.greedy import GreedyBot
-from chinchon.bots.playout import playout_move, sample_deal
+from chinchon.bots.greedy import GreedyBot, completing_pairs
+from chinchon.bots.playout import passed_cards, playout_move, sample_deal
 from chinchon.cards import Card, parse_cards
 from chinchon.game import CLOSE, Deal, Match, Observation, Phase, stack_deck
 from chinchon.melds import best_arrangement, best_discard, solver_for
@@ -93,6 +93,72 @@ def test_sampled_hands_fit_the_others_play_where_uniform_ones_do_not() -> None:
     assert total >= 100
     assert shaped >= 0.9 * total
     assert uniform <= 0.6 * total
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_passed_cards_are_the_tops_each_seat_left_for_the_stock(players: int) -> None:
+    rules = Rules.preset("fournier")
+    bot = make_bot("simple")
+    checked = reshuffled = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        deal = Deal.new(rules, players, rng=random.Random(seed))
+        upcard = deal.discard_pile[0]
+        buried = False
+        # What each seat passed, with whether it was the turned-up card still alone on the pile: that
+        # one is unknown to a seat once the pile is reshuffled into the stock.
+        truth: dict[int, list[tuple[Card, bool]]] = {}
+        while deal.phase in (Phase.DRAW, Phase.DISCARD):
+            seat = deal.to_move
+            assert seat is not None
+            action = bot.choose(deal.observation(seat), deal.legal_actions(), rng)
+            pile = deal.discard_pile
+            first = not buried and not deal.reshuffles and pile == [upcard]
+            if action == Draw("stock") and pile:
+                truth.setdefault(seat, []).append((pile[-1], first))
+            elif action == Draw("discard") and first:
+                buried = True
+            deal.apply(action)
+            if deal.phase not in (Phase.DRAW, Phase.DISCARD) or deal.to_move is None:
+                break
+            observed = passed_cards(deal.observation(deal.to_move))
+            if deal.reshuffles:
+                known = {s: [card for card, first in cards if not first] for s, cards in truth.items()}
+                assert observed == {s: cards for s, cards in known.items() if cards}
+            else:
+                assert observed == {s: [card for card, _ in cards] for s, cards in truth.items()}
+            checked += 1
+        reshuffled += bool(deal.reshuffles)
+    assert checked >= 100
+    assert reshuffled >= (players > 2)
+
+
+@pytest.mark.parametrize("which", ["passes", "thrown"])
+def test_sampled_hands_meld_with_no_card_the_seat_passed_or_threw(which: str) -> None:
+    rules = Rules()
+    kept = plain = total = 0
+    for seed in range(60):
+        found = _observed(rules, seed)
+        if found is None:
+            continue
+        _, observation = found
+        other = 1 - observation.seat
+        if which == "passes":
+            cards = passed_cards(observation).get(other, [])[-4:]
+        else:
+            cards = [card for seat, card in observation.discards if seat == other][-4:]
+        if not cards:
+            continue
+        pairs = [pair for card in cards for pair in completing_pairs(card, rules)]
+        for k in range(4):
+            hand = set(sample_deal(observation, random.Random(seed * 10 + k), **{which: 4}).hand(other))
+            kept += any(all(c in hand for c in pair) for pair in pairs)
+            hand = set(sample_deal(observation, random.Random(seed * 10 + k)).hand(other))
+            plain += any(all(c in hand for c in pair) for pair in pairs)
+            total += 1
+    assert total >= 100
+    assert plain >= 0.1 * total
+    assert kept <= 0.02 * total
 
 
 @pytest.mark.parametrize(

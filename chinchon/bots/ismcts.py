@@ -167,6 +167,11 @@ class IsmctsBot(Bot):
     than ``prune`` standard errors below zero (0: never), so the moves still
     in doubt get the playouts, and the search ends early when none is left.
 
+    ``passes`` and ``thrown`` (with ``shaped``) also deal each other seat a
+    hand that makes no meld of three with the last ``passes`` cards it left
+    on the discard pile or the last ``thrown`` cards it threw
+    (:func:`chinchon.bots.playout.sample_deal`; 0: not asked).
+
     ``learned`` is the anchor ``greedy``'s parameter of that name:
     ``learned=false`` anchors the search to the heuristic alone, as it was
     before ``greedy`` learned its choice among its best discards.
@@ -188,7 +193,11 @@ class IsmctsBot(Bot):
         paired: bool = False,
         prune: float = 2.0,
         learned: bool = True,
+        passes: int = 0,
+        thrown: int = 0,
     ) -> None:
+        self.passes = int(number("passes", passes, 0))
+        self.thrown = int(number("thrown", thrown, 0))
         self.paired = flag("paired", paired)
         self.prune = number("prune", prune, 0)
         self.anchor = number("anchor", anchor, 0)
@@ -273,7 +282,11 @@ class IsmctsBot(Bot):
         iterations = 0
         while iterations == 0 or not self._spent(iterations, deadline):
             iterations += 1
-            deal = sample_deal(observation, rng) if self.shaped else Deal.sample(observation, rng)
+            deal = (
+                sample_deal(observation, rng, passes=self.passes, thrown=self.thrown)
+                if self.shaped
+                else Deal.sample(observation, rng)
+            )
             path: list[tuple[_Node, int]] = []
             node = root
             steps = 0
@@ -331,7 +344,11 @@ class IsmctsBot(Bot):
         deals = playouts = 0
         while alive and (deals < 2 or not self._spent(playouts, deadline)):
             deals += 1
-            deal = sample_deal(observation, rng) if self.shaped else Deal.sample(observation, rng)
+            deal = (
+                sample_deal(observation, rng, passes=self.passes, thrown=self.thrown)
+                if self.shaped
+                else Deal.sample(observation, rng)
+            )
             base = self._play_out(deal.copy(history=False), anchor)[seat]
             for i in alive:
                 gain = self._play_out(deal.copy(history=False), others[i])[seat] - base

@@ -7,10 +7,14 @@ masks): no legality checks and no ``Card`` objects inside a playout.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from chinchon.bots.greedy import completing_pairs
+from chinchon.cards import Card
 from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase
+from chinchon.rules import Rules
 
-__all__ = ["playout_move", "sample_deal"]
+__all__ = ["passed_cards", "playout_move", "sample_deal"]
 
 
 def playout_move(deal: Deal, moves: list[int]) -> int:
@@ -51,7 +55,64 @@ def _simple_rules(deal: Deal) -> bool:
     return deal.decks == 1 and rules.jokers == 0 and not rules.wild_ace_of_oros
 
 
-def sample_deal(observation: Observation, rng: random.Random, tries: int = 60) -> Deal:
+def passed_cards(observation: Observation) -> dict[int, list[Card]]:
+    """The face-up cards each seat left on the discard pile to draw from the stock, oldest first.
+
+    Read from the public history: a seat that draws from the stock while a
+    card it could use lies face up has shown that the card is of no use to
+    it. A seat that takes the discard throws a card in the same turn, so the
+    top at a draw is the last card thrown, or before any the card turned up
+    at the deal, which is known until the pile is shuffled into the stock.
+    """
+    rules = observation.rules
+    total = observation.stock_size + len(observation.discard_pile) + sum(observation.hand_sizes)
+    stock = total - len(observation.seats) * rules.hand_size - 1
+    pile = 1
+    top: Card | None = None
+    first: list[int] = []
+    passed: dict[int, list[Card]] = {}
+    discards = iter(observation.discards)
+    for seat, text in observation.history:
+        if text.startswith("discard "):
+            top = next(discards)[1]
+            pile += 1
+        elif text == "draw discard":
+            pile -= 1
+        elif text == "draw stock":
+            if stock <= 0:
+                stock, pile, first = pile - 1, 1, []
+            stock -= 1
+            if top is not None:
+                passed.setdefault(seat, []).append(top)
+            else:
+                first.append(seat)
+    for seat in first:
+        # The turned-up card is still at the bottom of the pile: nobody took it, no shuffle buried it.
+        passed.setdefault(seat, []).insert(0, observation.discard_pile[0])
+    return passed
+
+
+_PAIRS: dict[Rules, list[list[int]]] = {}
+
+
+def _pair_masks(rules: Rules, id_of: dict[Card, int], card_of: Sequence[Card]) -> list[list[int]]:
+    """For each card id, the masks of the pairs of cards that make a meld of three with it."""
+    pairs = _PAIRS.get(rules)
+    if pairs is None:
+        pairs = []
+        for card in card_of:
+            masks = []
+            for pair in completing_pairs(card, rules):
+                if all(c in id_of for c in pair):
+                    masks.append(sum(1 << id_of[c] for c in pair))
+            pairs.append(masks)
+        _PAIRS[rules] = pairs
+    return pairs
+
+
+def sample_deal(
+    observation: Observation, rng: random.Random, tries: int = 60, passes: int = 0, thrown: int = 0
+) -> Deal:
     """A deal consistent with the observation whose hidden hands look played.
 
     Like :meth:`Deal.sample`, but each other seat's hidden cards are drawn
@@ -75,6 +136,19 @@ def sample_deal(observation: Observation, rng: random.Random, tries: int = 60) -
     others = [s for s in observation.seats if s != me and s in last]
     if not others:
         return deal
+    # For each seat, the pairs of cards its hand should not hold: one list for each card it refused.
+    refused: dict[int, list[list[int]]] = {}
+    if passes or thrown:
+        pair_masks = _pair_masks(observation.rules, t.id_of, t.card_of)
+        if passes:
+            for seat, cards in passed_cards(observation).items():
+                refused[seat] = [pair_masks[t.id_of[card]] for card in cards[-passes:]]
+        if thrown:
+            by_seat: dict[int, list[Card]] = {}
+            for seat, card in observation.discards:
+                by_seat.setdefault(seat, []).append(card)
+            for seat, cards in by_seat.items():
+                refused.setdefault(seat, []).extend(pair_masks[t.id_of[card]] for card in cards[-thrown:])
     pool: list[int] = list(deal._stock)
     known: dict[int, int] = {}
     for seat in others:
@@ -91,7 +165,7 @@ def sample_deal(observation: Observation, rng: random.Random, tries: int = 60) -
         held = known[seat]
         count = (deal._m1[seat] & ~held).bit_count()
         bound = value_of[last[seat]]
-        thrown = 1 << last[seat]
+        last_bit = 1 << last[seat]
         best_bad = -1
         best_mask = 0
         for _ in range(tries):
@@ -103,8 +177,13 @@ def sample_deal(observation: Observation, rng: random.Random, tries: int = 60) -
             for meld in chosen:
                 covered |= meld
             bad = max(0, solver.value_and_top(mask & ~covered)[1] - bound) if mask & ~covered else 0
-            if solver.can_close_single(mask | thrown):
+            if solver.can_close_single(mask | last_bit):
                 bad += 5
+            for masks in refused.get(seat, ()):
+                for pair in masks:
+                    if mask & pair == pair:
+                        bad += 3
+                        break
             if best_bad < 0 or bad < best_bad:
                 best_bad, best_mask = bad, mask
                 if bad == 0:
