@@ -75,15 +75,19 @@ def test_a_sampled_deal_keeps_what_the_seat_knows(players: int) -> None:
     assert checked >= 15
 
 
+def _two_player_positions(rules: Rules, seeds: int) -> Iterator[tuple[int, Observation, int]]:
+    """(seed, observation of the seat to move, the other seat) for the seeds that give a position."""
+    for seed in range(seeds):
+        found = _observed(rules, seed)
+        if found is not None:
+            observation = found[1]
+            yield seed, observation, 1 - observation.seat
+
+
 def test_sampled_hands_fit_the_others_play_where_uniform_ones_do_not() -> None:
     rules = Rules()
     shaped = uniform = total = 0
-    for seed in range(60):
-        found = _observed(rules, seed)
-        if found is None:
-            continue
-        _, observation = found
-        other = 1 - observation.seat
+    for seed, observation, other in _two_player_positions(rules, 60):
         if not any(s == other for s, _ in observation.discards):
             continue
         for k in range(4):
@@ -137,12 +141,7 @@ def test_passed_cards_are_the_tops_each_seat_left_for_the_stock(players: int) ->
 def test_sampled_hands_meld_with_no_card_the_seat_passed_or_threw(which: str) -> None:
     rules = Rules()
     kept = plain = total = 0
-    for seed in range(60):
-        found = _observed(rules, seed)
-        if found is None:
-            continue
-        _, observation = found
-        other = 1 - observation.seat
+    for seed, observation, other in _two_player_positions(rules, 60):
         if which == "passes":
             cards = passed_cards(observation).get(other, [])[-4:]
         else:
