@@ -282,11 +282,7 @@ class IsmctsBot(Bot):
         iterations = 0
         while iterations == 0 or not self._spent(iterations, deadline):
             iterations += 1
-            deal = (
-                sample_deal(observation, rng, passes=self.passes, thrown=self.thrown)
-                if self.shaped
-                else Deal.sample(observation, rng)
-            )
+            deal = self._sample(observation, rng)
             path: list[tuple[_Node, int]] = []
             node = root
             steps = 0
@@ -344,11 +340,7 @@ class IsmctsBot(Bot):
         deals = playouts = 0
         while alive and (deals < 2 or not self._spent(playouts, deadline)):
             deals += 1
-            deal = (
-                sample_deal(observation, rng, passes=self.passes, thrown=self.thrown)
-                if self.shaped
-                else Deal.sample(observation, rng)
-            )
+            deal = self._sample(observation, rng)
             base = self._play_out(deal.copy(history=False), anchor)[seat]
             for i in alive:
                 gain = self._play_out(deal.copy(history=False), others[i])[seat] - base
@@ -365,6 +357,12 @@ class IsmctsBot(Bot):
             if margin > best_margin:
                 best, best_margin = others[i], margin
         return best
+
+    def _sample(self, observation: Observation, rng: random.Random) -> Deal:
+        """A deal for one iteration: shaped by the others' play (``shaped``), or dealt uniformly."""
+        if self.shaped:
+            return sample_deal(observation, rng, passes=self.passes, thrown=self.thrown)
+        return Deal.sample(observation, rng)
 
     def _hopeless(self, total: float, squares: float, count: int) -> bool:
         """Whether a mean gain is more than ``self.prune`` standard errors below zero."""

@@ -120,8 +120,11 @@ def sample_deal(
     played: its loose cards are no dearer than its last discard (players
     throw their dearest loose card) and the hand with that discard could not
     close (players close when they can). Uniformly dealt hands look much
-    farther from a close than real ones. With two decks or wild cards the
-    plain :meth:`Deal.sample` is returned.
+    farther from a close than real ones. The hand also should not make a
+    meld of three with any of the last ``passes`` cards the seat left on the
+    discard pile (:func:`passed_cards`), nor with any of the last ``thrown``
+    cards it threw: a player keeps the cards its hand melds with. With two
+    decks or wild cards the plain :meth:`Deal.sample` is returned.
     """
     deal = Deal.sample(observation, rng)
     if not _simple_rules(deal):
@@ -130,9 +133,10 @@ def sample_deal(
     solver = t.solver
     value_of = t.value_of
     me = observation.seat
-    last: dict[int, int] = {}
+    thrown_by: dict[int, list[int]] = {}
     for seat, card in observation.discards:
-        last[seat] = t.id_of[card]
+        thrown_by.setdefault(seat, []).append(t.id_of[card])
+    last = {seat: ids[-1] for seat, ids in thrown_by.items()}
     others = [s for s in observation.seats if s != me and s in last]
     if not others:
         return deal
@@ -144,11 +148,8 @@ def sample_deal(
             for seat, cards in passed_cards(observation).items():
                 refused[seat] = [pair_masks[t.id_of[card]] for card in cards[-passes:]]
         if thrown:
-            by_seat: dict[int, list[Card]] = {}
-            for seat, card in observation.discards:
-                by_seat.setdefault(seat, []).append(card)
-            for seat, cards in by_seat.items():
-                refused.setdefault(seat, []).extend(pair_masks[t.id_of[card]] for card in cards[-thrown:])
+            for seat, ids in thrown_by.items():
+                refused.setdefault(seat, []).extend(pair_masks[kind] for kind in ids[-thrown:])
     pool: list[int] = list(deal._stock)
     known: dict[int, int] = {}
     for seat in others:
