@@ -278,22 +278,11 @@ class ArenaConfig:
         """
         if len(self.bots) < 2:
             raise ArenaError(N_("an arena needs at least two bots, got {count}"), count=len(self.bots))
-        if not isinstance(self.boards, int) or isinstance(self.boards, bool) or self.boards < 1:
-            raise ArenaError(
-                N_("{option}: expected a whole number of at least 1, got {value}"),
-                option="boards",
-                value=repr(self.boards),
-            )
-        if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-            raise ArenaError(
-                N_("{option}: expected a whole number of at least 1, got {value}"), option="jobs", value=repr(jobs)
-            )
-        if not isinstance(self.max_actions, int) or isinstance(self.max_actions, bool) or self.max_actions < 1:
-            raise ArenaError(
-                N_("{option}: expected a whole number of at least 1, got {value}"),
-                option="max_actions",
-                value=repr(self.max_actions),
-            )
+        for option, value in (("boards", self.boards), ("jobs", jobs), ("max_actions", self.max_actions)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ArenaError(
+                    N_("{option}: expected a whole number of at least 1, got {value}"), option=option, value=repr(value)
+                )
         if self.mode not in ("matches", "hands"):
             raise ArenaError(N_("mode: expected matches or hands, got {value}"), value=repr(self.mode))
         rules = self.resolved_rules()
