@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import pytest
+import typer
 from rich.console import Console
 from typer.testing import CliRunner
 
 from chinchon.actions import Action, Pass
 from chinchon.arena import (
+    MAX_ACTIONS,
     ArenaConfig,
     ArenaError,
     ArenaProgress,
@@ -410,3 +412,9 @@ def test_cli_arena_unwritable_json_fails_before_playing(tmp_path: Any) -> None:
     assert result.exit_code == EXIT_BAD_INPUT
     assert result.stderr.startswith("error: cannot write")
     assert result.stdout == ""
+
+
+def test_cli_arena_help_gives_the_real_cap_on_actions() -> None:
+    arena = typer.main.get_command(app).commands["arena"]
+    options = {name: param for param in arena.params for name in param.opts}
+    assert f"(default: {MAX_ACTIONS})" in (getattr(options["--max-actions"], "help", None) or "")
