@@ -398,7 +398,7 @@ class GreedyBot(Bot):
                 value = _stalled_value(rest, rules, going_round)
             elif self.lookahead:
                 outlooks[action.card] = outlook = draw_outlook(rest, rules, unseen, self.bonus)
-                value = outlook.value + self.now * best_arrangement(rest, rules).points
+                value = outlook.value + (self.now * best_arrangement(rest, rules).points if self.now else 0.0)
             else:
                 value = hand_value(rest, rules, unseen, self.weight)
             if _feeds(action.card, observation):
