@@ -7,11 +7,11 @@ masks): no legality checks and no ``Card`` objects inside a playout.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from functools import cache
 
 from chinchon.bots.greedy import completing_pairs
 from chinchon.cards import Card
-from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase
+from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
 from chinchon.rules import Rules
 
 __all__ = ["passed_cards", "playout_move", "sample_deal"]
@@ -92,22 +92,18 @@ def passed_cards(observation: Observation) -> dict[int, list[Card]]:
     return passed
 
 
-_PAIRS: dict[Rules, list[list[int]]] = {}
-
-
-def _pair_masks(rules: Rules, id_of: dict[Card, int], card_of: Sequence[Card]) -> list[list[int]]:
+@cache
+def _pair_masks(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """For each card id, the masks of the pairs of cards that make a meld of three with it."""
-    pairs = _PAIRS.get(rules)
-    if pairs is None:
-        pairs = []
-        for card in card_of:
-            masks = []
-            for pair in completing_pairs(card, rules):
-                if all(c in id_of for c in pair):
-                    masks.append(sum(1 << id_of[c] for c in pair))
-            pairs.append(masks)
-        _PAIRS[rules] = pairs
-    return pairs
+    t = _tables(rules)
+    return tuple(
+        tuple(
+            sum(1 << t.id_of[c] for c in pair)
+            for pair in completing_pairs(card, rules)
+            if all(c in t.id_of for c in pair)
+        )
+        for card in t.card_of
+    )
 
 
 def sample_deal(
@@ -141,9 +137,9 @@ def sample_deal(
     if not others:
         return deal
     # For each seat, the pairs of cards its hand should not hold: one list for each card it refused.
-    refused: dict[int, list[list[int]]] = {}
+    refused: dict[int, list[tuple[int, ...]]] = {}
     if passes or thrown:
-        pair_masks = _pair_masks(observation.rules, t.id_of, t.card_of)
+        pair_masks = _pair_masks(observation.rules)
         if passes:
             for seat, cards in passed_cards(observation).items():
                 refused[seat] = [pair_masks[t.id_of[card]] for card in cards[-passes:]]
