@@ -3,7 +3,8 @@
 Two steps:
 
 ``generate`` plays the heuristic (``greedy:learned=false``) against ``simple``
-for single deals (two players, ``fournier``, every board in both seatings).
+for single deals (two players, ``fournier``, every board in both seatings);
+``--player`` and ``--opponent`` name other bots to play them.
 At each of its discards (outside a stalled deal) it plays each of the
 heuristic's three best discards out to the end of the deal, ``--reps``
 times with the stock shuffled again (the same shuffles for every
@@ -22,6 +23,9 @@ on held-out decisions.
     python scripts/train_discards.py generate --boards 2000 --seed 101 --out train.jsonl
     python scripts/train_discards.py generate --boards 1000 --seed 200 --reps 4 --out test.jsonl
     python scripts/train_discards.py fit train.jsonl --test test.jsonl --out chinchon/bots/discards.json
+
+A model fitted elsewhere plays as ``greedy:model=FILE`` (``ismcts:model=FILE``
+for the search anchored to it).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chinchon.actions import Discard
-from chinchon.bots import Bot, make_bot
+from chinchon.bots import Bot, BotError, make_bot
 from chinchon.bots.greedy import (
     FEATURES,
     LEARNED_WIDTH,
@@ -66,6 +70,8 @@ class Job:
     seed: int
     boards: range
     reps: int
+    player: str = "greedy:learned=false"
+    opponent: str = "simple"
 
 
 def _playout(deal: Deal, bots: Sequence[Bot], first: Discard, me: int) -> float:
@@ -92,7 +98,8 @@ def generate(job: Job) -> list[dict[str, Any]]:
         for seating in range(2):
             me = seating
             heuristic = GreedyBot(learned=False)
-            bots: list[Bot] = [heuristic, make_bot("simple")] if me == 0 else [make_bot("simple"), heuristic]
+            player, opponent = make_bot(job.player), make_bot(job.opponent)
+            bots: list[Bot] = [player, opponent] if me == 0 else [opponent, player]
             rng = random.Random(0)
             deal = Deal.new(RULES, 2, first=0, deck=list(deck), rng=random.Random(f"r{job.seed}-{board}"))
             decision = 0
@@ -204,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     make.add_argument("--seed", type=int, default=101)
     make.add_argument("--reps", type=int, default=2, help="playouts of each candidate")
     make.add_argument("--jobs", type=int, default=2)
+    make.add_argument("--player", default="greedy:learned=false", help="the bot whose discards are labelled")
+    make.add_argument("--opponent", default="simple", help="the bot it plays against")
     make.add_argument("--out", required=True)
     learn = steps.add_parser("fit", help="fit the trees to labelled decisions")
     learn.add_argument("train", nargs="+")
@@ -216,8 +225,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.step == "generate":
         if args.boards < 1 or args.jobs < 1 or args.reps < 1:
             parser.error("--boards, --jobs and --reps must be at least 1")
+        for spec in (args.player, args.opponent):
+            try:
+                make_bot(spec)
+            except BotError as error:
+                parser.error(str(error))
         parts = min(32, args.boards)
-        jobs = [Job(args.seed, range(k, args.boards, parts), args.reps) for k in range(parts)]
+        jobs = [
+            Job(args.seed, range(k, args.boards, parts), args.reps, args.player, args.opponent) for k in range(parts)
+        ]
         count = 0
         with open(args.out, "w", encoding="utf-8") as file:
             if args.jobs == 1:

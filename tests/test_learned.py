@@ -229,3 +229,88 @@ def test_the_search_anchors_to_the_greedy_its_learned_parameter_names() -> None:
     assert differ > 0
     with pytest.raises(ValueError, match="learned"):
         make_bot("ismcts:learned=maybe")
+
+
+def _shipped() -> dict[str, Any]:
+    from importlib import resources
+
+    data: dict[str, Any] = json.loads(resources.files("chinchon.bots").joinpath("discards.json").read_text())
+    return data
+
+
+def test_a_model_file_plays_in_place_of_the_shipped_one(tmp_path: Path) -> None:
+    same = tmp_path / "same.json"
+    same.write_text(json.dumps(_shipped()))
+    # The shipped model with every value negated prefers what the shipped one likes least.
+    inverted = _shipped()
+    inverted["baseline"] = -inverted["baseline"]
+    for tree in inverted["trees"]:
+        tree["value"] = [-v for v in tree["value"]]
+    other = tmp_path / "inverted.json"
+    other.write_text(json.dumps(inverted))
+    positions = _positions(Rules.preset("fournier"), 2, range(12))
+    differ = agree = 0
+    for observation, discards in positions:
+        shipped = GreedyBot().ranked_discards(observation, discards)
+        assert make_bot(f"greedy:model={same}").ranked_discards(observation, discards) == shipped
+        plain = GreedyBot(learned=False).ranked_discards(observation, discards)
+        head = plain[:LEARNED_WIDTH]
+        unseen = unseen_cards(observation)
+        outlooks = []
+        for action in head:
+            rest = list(observation.hand)
+            rest.remove(action.card)
+            outlooks.append(draw_outlook(rest, observation.rules, unseen, GreedyBot().bonus))
+        values = [
+            -load_model("discards").predict(row)
+            for row in discard_features(observation, [a.card for a in head], outlooks, unseen)
+        ]
+        best = max(range(len(values)), key=values.__getitem__)
+        expected = head[best] if best and values[best] > values[0] else plain[0]
+        chosen = make_bot(f"greedy:model={other}").ranked_discards(observation, discards)[0]
+        assert chosen == expected
+        # With so strict an anchor the search plays its anchor's move, unless a few playouts all agree.
+        searched = make_bot(f"ismcts:iterations=4,paired=true,anchor=1000,model={other}")
+        agree += searched.choose(observation, discards, random.Random(1)) == expected
+        differ += expected != shipped[0]
+    assert differ > len(positions) / 2
+    assert agree >= 0.9 * len(positions)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read the model file .*missing.json"),
+        ("{", "bad.json is not a discard model: not JSON"),
+        ("[1, 2]", "bad.json is not a discard model: a tree model is a JSON object"),
+        ('{"features": ["a"], "baseline": 0, "trees": [{"feature": [3]}]}', "bad.json is not a discard model: tree 0"),
+        ('{"features": ["a"], "baseline": 0, "trees": []}', "the model .*bad.json reads other features"),
+    ],
+)
+def test_a_bad_model_file_is_refused_naming_it(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / ("missing.json" if content is None else "bad.json")
+    if content is not None:
+        path.write_text(content)
+    for spec in (f"greedy:model={path}", f"ismcts:model={path}"):
+        with pytest.raises(ValueError, match=message):
+            make_bot(spec)
+
+
+def test_a_model_parameter_that_is_no_path_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="model must be the path of a model file, not 3"):
+        make_bot("greedy:model=3")
+    with pytest.raises(ValueError, match="cannot read the model file"):
+        make_bot(f"greedy:model={tmp_path}")
+
+
+def test_the_script_labels_the_bots_it_is_told_to(tmp_path: Path) -> None:
+    plain, other = tmp_path / "plain.jsonl", tmp_path / "other.jsonl"
+    common = ["generate", "--boards", "2", "--seed", "4", "--jobs", "1"]
+    train_discards.main([*common, "--out", str(plain)])
+    train_discards.main([*common, "--player", "greedy", "--opponent", "greedy", "--out", str(other)])
+    records = [json.loads(line) for line in other.read_text().splitlines()]
+    assert records and all(len(x) == len(FEATURES) for r in records for x in r["x"])
+    # Other bots play other deals, so other decisions come out.
+    assert other.read_text() != plain.read_text()
+    with pytest.raises(SystemExit):
+        train_discards.main([*common, "--opponent", "nobody", "--out", str(tmp_path / "x.jsonl")])

@@ -16,7 +16,8 @@ With two players, one deck and no wild cards, the choice among its three
 best discards follows a model learned from play against ``simple``
 (:func:`discard_features`, ``chinchon/bots/discards.json``, fitted by
 ``scripts/train_discards.py``): the advantage in a deal's points of each
-candidate over the others, judged by playing each one out.
+candidate over the others, judged by playing each one out. ``model=FILE``
+plays another model fitted by that script instead.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
-from chinchon.bots.base import Bot, flag, number, register
-from chinchon.bots.trees import load_model
+from chinchon.bots.base import Bot, BotError, flag, number, register
+from chinchon.bots.trees import Trees, load_model, read_model
 from chinchon.cards import Card
+from chinchon.errors import N_
 from chinchon.game import Observation
 from chinchon.melds import best_arrangement, best_discard, meld_extensions
 from chinchon.rules import Rules
@@ -294,6 +296,27 @@ def _feeds(card: Card, observation: Observation) -> bool:
     return False
 
 
+def _model_file(path: object) -> Trees:
+    """The discard model in the file ``path``, for the bot parameter ``model``.
+
+    Raises:
+        BotError: the file cannot be read, is not a model, or reads other features than :data:`FEATURES`.
+    """
+    if not isinstance(path, str):
+        raise BotError(N_("the bot parameter model must be the path of a model file, not {value}"), value=path)
+    try:
+        model = read_model(path)
+    except OSError as error:
+        raise BotError(
+            N_("cannot read the model file {path}: {problem}"), path=path, problem=error.strerror or error
+        ) from None
+    except ValueError as error:
+        raise BotError(N_("{path} is not a discard model: {problem}"), path=path, problem=error) from None
+    if model.features != FEATURES:
+        raise BotError(N_("the model {path} reads other features than greedy computes"), path=path)
+    return model
+
+
 @register("greedy")
 class GreedyBot(Bot):
     """A heuristic player: see the module's description.
@@ -307,7 +330,9 @@ class GreedyBot(Bot):
     With ``learned`` (and the lookahead) it leaves its favourite discard for
     another of its best three when the learned model (see the module's
     description) values that one more than the favourite by over ``margin``
-    points; ``learned=false`` plays the heuristic alone.
+    points; ``learned=false`` plays the heuristic alone. ``model`` is the
+    path of a model file written by ``scripts/train_discards.py fit`` to
+    play instead of the shipped one.
     """
 
     name = "greedy"
@@ -323,7 +348,10 @@ class GreedyBot(Bot):
         now: float = 0.0,
         learned: bool = True,
         margin: float = 0.0,
+        model: str = "",
     ) -> None:
+        self.model = model
+        self._model = _model_file(model) if model else None
         self.now = number("now", now, 0)
         self.learned = flag("learned", learned)
         self.margin = number("margin", margin, 0)
@@ -416,7 +444,7 @@ class GreedyBot(Bot):
         """The ranking with the learned model's choice among the best few moved first."""
         head = ranked[:LEARNED_WIDTH]
         rows = discard_features(observation, [a.card for a in head], [outlooks[a.card] for a in head], unseen)
-        model = load_model("discards")
+        model = self._model or load_model("discards")
         values = [model.predict(row) for row in rows]
         best = max(range(len(values)), key=values.__getitem__)
         if best and values[best] - values[0] > self.margin:

@@ -172,9 +172,10 @@ class IsmctsBot(Bot):
     on the discard pile or the last ``thrown`` cards it threw
     (:func:`chinchon.bots.playout.sample_deal`; 0: not asked).
 
-    ``learned`` is the anchor ``greedy``'s parameter of that name:
-    ``learned=false`` anchors the search to the heuristic alone, as it was
-    before ``greedy`` learned its choice among its best discards.
+    ``learned`` and ``model`` are the anchor ``greedy``'s parameters of
+    those names: ``learned=false`` anchors the search to the heuristic
+    alone, as it was before ``greedy`` learned its choice among its best
+    discards, and ``model=FILE`` to another learned model.
     """
 
     name = "ismcts"
@@ -195,6 +196,7 @@ class IsmctsBot(Bot):
         learned: bool = True,
         passes: int = 0,
         thrown: int = 0,
+        model: str = "",
     ) -> None:
         self.passes = int(number("passes", passes, 0))
         self.thrown = int(number("thrown", thrown, 0))
@@ -212,7 +214,7 @@ class IsmctsBot(Bot):
             self.iterations = int(number("iterations", iterations, 1))
         self.exploration = float(exploration)
         self.depth = int(depth)
-        self._greedy = GreedyBot(learned=learned)
+        self._greedy = GreedyBot(learned=learned, model=model)
         self.last_iterations = 0
         self.last_steps = 0
 

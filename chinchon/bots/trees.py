@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 
-__all__ = ["Trees", "load_model"]
+__all__ = ["Trees", "load_model", "read_model"]
 
 _Tree = tuple[list[int], list[float], list[int], list[int], list[float]]
 
@@ -85,3 +85,22 @@ def load_model(name: str) -> Trees:
     """A model shipped with the package (``chinchon/bots/NAME.json``), read once."""
     text = resources.files("chinchon.bots").joinpath(f"{name}.json").read_text(encoding="utf-8")
     return Trees(json.loads(text))
+
+
+@cache
+def read_model(path: str) -> Trees:
+    """A model in a JSON file (what ``scripts/train_discards.py fit`` writes), read once per process.
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: the file is not a well-formed model; the message says what is wrong.
+    """
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise ValueError("a tree model is a JSON object")
+    return Trees(data)
