@@ -319,17 +319,25 @@ def test_ismcts_leaves_greedys_move_only_by_a_margin_of_standard_errors() -> Non
 def test_ismcts_deals_its_samples_to_fit_the_passes_and_throws_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     from chinchon.bots import ismcts, playout
 
-    asked: list[tuple[int, int]] = []
+    asked: list[tuple[int, int, bool]] = []
 
-    def spy(observation: Observation, rng: random.Random, tries: int = 60, passes: int = 0, thrown: int = 0) -> Deal:
-        asked.append((passes, thrown))
-        return playout.sample_deal(observation, rng, tries, passes, thrown)
+    def spy(
+        observation: Observation,
+        rng: random.Random,
+        tries: int = 60,
+        passes: int = 0,
+        thrown: int = 0,
+        taken: bool = False,
+    ) -> Deal:
+        asked.append((passes, thrown, taken))
+        return playout.sample_deal(observation, rng, tries, passes, thrown, taken)
 
     monkeypatch.setattr(ismcts, "sample_deal", spy)
     rules = Rules()
     for spec, expected in [
-        ("ismcts:iterations=20,paired=true,passes=4,thrown=2", (4, 2)),
-        ("ismcts:iterations=20", (0, 0)),
+        ("ismcts:iterations=20,paired=true,passes=4,thrown=2", (4, 2, False)),
+        ("ismcts:iterations=20,paired=true,taken=true", (0, 0, True)),
+        ("ismcts:iterations=20", (0, 0, False)),
     ]:
         asked.clear()
         bot = make_bot(spec)

@@ -302,3 +302,40 @@ def test_a_playout_ends_at_a_close_with_the_rewards_of_playing_it(preset: str) -
     assert counted > 50
     # The fast end serves every close of distinct natural cards under rules with lay-offs.
     assert fast > 0 if rules.layoffs else fast == 0
+
+
+def _positions_with_taken_cards(rules: Rules, players: int, deals: int) -> Iterator[tuple[Deal, Observation, int]]:
+    """Discard decisions of ``greedy`` players at which another seat holds cards it took from the pile."""
+    for seed in range(deals):
+        deal = Deal.new(rules, players, first=0, rng=random.Random(seed))
+        bots = [make_bot("greedy") for _ in range(players)]
+        rng = random.Random(seed)
+        while deal.phase is not Phase.OVER and len(deal.history) < 300:
+            seat = deal.to_move
+            assert seat is not None
+            observation = deal.observation(seat)
+            if observation.phase is Phase.DISCARD:
+                for other in range(players):
+                    if other != seat and observation.taken[other]:
+                        yield deal, observation, other
+            deal.apply(bots[seat].choose(observation, deal.legal_actions(), rng))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_with_taken_the_cards_a_seat_took_are_melded_in_its_sampled_hand(players: int) -> None:
+    rules = Rules.preset("fournier")
+
+    def melded(hand: tuple[Card, ...], cards: tuple[Card, ...]) -> bool:
+        melds = best_arrangement(list(hand), rules).melds
+        return all(any(card in meld for meld in melds) for card in cards)
+
+    kept = plain = total = 0
+    for k, (deal, observation, other) in enumerate(_positions_with_taken_cards(rules, players, 40)):
+        # The premise: greedy takes a discard only to meld it, and keeps the meld.
+        assert melded(deal.hand(other), observation.taken[other])
+        kept += melded(sample_deal(observation, random.Random(k), taken=True).hand(other), observation.taken[other])
+        plain += melded(sample_deal(observation, random.Random(k)).hand(other), observation.taken[other])
+        total += 1
+    assert total >= 100
+    assert plain <= 0.8 * total
+    assert kept >= 0.9 * total

@@ -170,7 +170,9 @@ class IsmctsBot(Bot):
     ``passes`` and ``thrown`` (with ``shaped``) also deal each other seat a
     hand that makes no meld of three with the last ``passes`` cards it left
     on the discard pile or the last ``thrown`` cards it threw
-    (:func:`chinchon.bots.playout.sample_deal`; 0: not asked).
+    (:func:`chinchon.bots.playout.sample_deal`; 0: not asked); with
+    ``taken``, a hand that melds the cards the seat took from the discard
+    pile.
 
     ``learned`` and ``model`` are the anchor ``greedy``'s parameters of
     those names: ``learned=false`` anchors the search to the heuristic
@@ -197,7 +199,9 @@ class IsmctsBot(Bot):
         passes: int = 0,
         thrown: int = 0,
         model: str = "",
+        taken: bool = False,
     ) -> None:
+        self.taken = flag("taken", taken)
         self.passes = int(number("passes", passes, 0))
         self.thrown = int(number("thrown", thrown, 0))
         self.paired = flag("paired", paired)
@@ -363,7 +367,7 @@ class IsmctsBot(Bot):
     def _sample(self, observation: Observation, rng: random.Random) -> Deal:
         """A deal for one iteration: shaped by the others' play (``shaped``), or dealt uniformly."""
         if self.shaped:
-            return sample_deal(observation, rng, passes=self.passes, thrown=self.thrown)
+            return sample_deal(observation, rng, passes=self.passes, thrown=self.thrown, taken=self.taken)
         return Deal.sample(observation, rng)
 
     def _hopeless(self, total: float, squares: float, count: int) -> bool:

@@ -107,7 +107,12 @@ def _pair_masks(rules: Rules) -> tuple[tuple[int, ...], ...]:
 
 
 def sample_deal(
-    observation: Observation, rng: random.Random, tries: int = 60, passes: int = 0, thrown: int = 0
+    observation: Observation,
+    rng: random.Random,
+    tries: int = 60,
+    passes: int = 0,
+    thrown: int = 0,
+    taken: bool = False,
 ) -> Deal:
     """A deal consistent with the observation whose hidden hands look played.
 
@@ -119,7 +124,9 @@ def sample_deal(
     farther from a close than real ones. The hand also should not make a
     meld of three with any of the last ``passes`` cards the seat left on the
     discard pile (:func:`passed_cards`), nor with any of the last ``thrown``
-    cards it threw: a player keeps the cards its hand melds with. With two
+    cards it threw: a player keeps the cards its hand melds with. With
+    ``taken``, the cards a seat took from the discard pile and still holds
+    should be in a meld of its hand: a player takes a discard to meld it. With two
     decks or wild cards the plain :meth:`Deal.sample` is returned.
     """
     deal = Deal.sample(observation, rng)
@@ -176,6 +183,8 @@ def sample_deal(
             bad = max(0, solver.value_and_top(mask & ~covered)[1] - bound) if mask & ~covered else 0
             if solver.can_close_single(mask | last_bit):
                 bad += 5
+            if taken and held & ~covered:
+                bad += 3
             for masks in refused.get(seat, ()):
                 for pair in masks:
                     if mask & pair == pair:
@@ -186,8 +195,8 @@ def sample_deal(
                 if bad == 0:
                     break
         deal._m1[seat] = best_mask
-        taken = best_mask & ~held
-        pool = [kind for kind in pool if not taken >> kind & 1]
+        dealt = best_mask & ~held
+        pool = [kind for kind in pool if not dealt >> kind & 1]
     rng.shuffle(pool)
     deal._stock = pool
     return deal
