@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -321,16 +322,9 @@ def test_ismcts_deals_its_samples_to_fit_the_passes_and_throws_asked(monkeypatch
 
     asked: list[tuple[int, int, bool]] = []
 
-    def spy(
-        observation: Observation,
-        rng: random.Random,
-        tries: int = 60,
-        passes: int = 0,
-        thrown: int = 0,
-        taken: bool = False,
-    ) -> Deal:
-        asked.append((passes, thrown, taken))
-        return playout.sample_deal(observation, rng, tries, passes, thrown, taken)
+    def spy(observation: Observation, rng: random.Random, **asks: Any) -> Deal:
+        asked.append((asks.get("passes", 0), asks.get("thrown", 0), asks.get("taken", False)))
+        return playout.sample_deal(observation, rng, **asks)
 
     monkeypatch.setattr(ismcts, "sample_deal", spy)
     rules = Rules()
