@@ -92,13 +92,13 @@ def _playout(deal: Deal, bots: Sequence[Bot], first: Discard, me: int) -> float:
 def generate(job: Job) -> list[dict[str, Any]]:
     """The labelled decisions of one job's boards."""
     out: list[dict[str, Any]] = []
+    heuristic = GreedyBot(learned=False)
+    player, opponent = make_bot(job.player), make_bot(job.opponent)
     for board in job.boards:
         deck = list(RULES.cards())
         random.Random(f"{job.seed}-{board}").shuffle(deck)
         for seating in range(2):
             me = seating
-            heuristic = GreedyBot(learned=False)
-            player, opponent = make_bot(job.player), make_bot(job.opponent)
             bots: list[Bot] = [player, opponent] if me == 0 else [opponent, player]
             rng = random.Random(0)
             deal = Deal.new(RULES, 2, first=0, deck=list(deck), rng=random.Random(f"r{job.seed}-{board}"))

@@ -83,8 +83,7 @@ class Trees:
 @cache
 def load_model(name: str) -> Trees:
     """A model shipped with the package (``chinchon/bots/NAME.json``), read once."""
-    text = resources.files("chinchon.bots").joinpath(f"{name}.json").read_text(encoding="utf-8")
-    return Trees(json.loads(text))
+    return _parse(resources.files("chinchon.bots").joinpath(f"{name}.json").read_text(encoding="utf-8"))
 
 
 @cache
@@ -96,7 +95,15 @@ def read_model(path: str) -> Trees:
         ValueError: the file is not a well-formed model; the message says what is wrong.
     """
     with open(path, encoding="utf-8") as file:
-        text = file.read()
+        return _parse(file.read())
+
+
+def _parse(text: str) -> Trees:
+    """The model in ``text``, the JSON form described above.
+
+    Raises:
+        ValueError: the text is not a well-formed model.
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
