@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from chinchon import Card, Rules
+from chinchon import Card, Rank, Rules
 
 Key = tuple[int, int]
 
@@ -36,7 +36,8 @@ def reference_is_meld(cards: Sequence[Card], rules: Rules) -> bool:
         return len(cards) <= largest
     if len({c.suit for c in naturals}) != 1:
         return False
-    order = list(rules.ranks)
+    # Natural cards are never jokers, so every rank looked up here is a real rank.
+    order: list[Rank | None] = list(rules.ranks)
     positions = sorted(order.index(c.rank) for c in naturals)
     if len(set(positions)) != len(positions):
         return False

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 import pytest
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 from chinchon.actions import Action, Pass
@@ -415,6 +416,8 @@ def test_cli_arena_unwritable_json_fails_before_playing(tmp_path: Any) -> None:
 
 
 def test_cli_arena_help_gives_the_real_cap_on_actions() -> None:
-    arena = typer.main.get_command(app).commands["arena"]
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    arena = group.commands["arena"]
     options = {name: param for param in arena.params for name in param.opts}
     assert f"(default: {MAX_ACTIONS})" in (getattr(options["--max-actions"], "help", None) or "")

@@ -243,18 +243,19 @@ def test_paired_search_prunes_hopeless_moves_and_ends_early() -> None:
     assert not IsmctsBot(prune=0).prune
 
     def playouts(prune: float) -> list[int]:
-        bots = [IsmctsBot(iterations=300, paired=True, prune=prune), make_bot("greedy")]
+        searcher = IsmctsBot(iterations=300, paired=True, prune=prune)
+        bots: list[Bot] = [searcher, make_bot("greedy")]
         match = Match(2, Rules.preset("fournier"), seed=7)
         rngs = [random.Random(1), random.Random(2)]
-        spent = []
+        spent: list[int] = []
         while not match.over and len(spent) < 12:
             seat = match.to_move
             assert seat is not None
             legal = match.legal_actions()
             match.apply(bots[seat].choose(match.observation(seat), legal, rngs[seat]))
-            if seat == 0 and match.observation(0).phase is Phase.DRAW and bots[0].last_iterations:
-                spent.append(bots[0].last_iterations)
-                bots[0].last_iterations = 0
+            if seat == 0 and match.observation(0).phase is Phase.DRAW and searcher.last_iterations:
+                spent.append(searcher.last_iterations)
+                searcher.last_iterations = 0
         return spent
 
     # Without pruning every searched decision spends the whole budget (a deal may overrun it by its moves).
@@ -269,7 +270,7 @@ def _match_log(names: list[str], seed: int, rules: Rules) -> list[str]:
     match = Match(len(names), rules, seed=seed)
     bots = [make_bot(name) for name in names]
     rngs = [random.Random(seed * 31 + i) for i in range(len(names))]
-    log = []
+    log: list[str] = []
     while not match.over and len(log) < 3000:
         seat = match.to_move
         assert seat is not None

@@ -7,13 +7,19 @@ import random
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any, cast
 
 import pytest
 
 pytest.importorskip("pettingzoo")  # the optional extra rl: pettingzoo, gymnasium, numpy
 
+import gymnasium
 import numpy as np
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo import AECEnv
+from pettingzoo.test.api_test import api_test
+from pettingzoo.test.parallel_test import parallel_api_test
+from pettingzoo.test.render_test import render_test
+from pettingzoo.test.seed_test import seed_test
 from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 
 from chinchon import Card, Rules
@@ -59,7 +65,7 @@ def closer_first(mask: np.ndarray, rng: np.random.Generator, closing: float = 0.
     return int(rng.choice(legal))
 
 
-def play(game: raw_env, rng: np.random.Generator, closing: float = 0.8) -> Iterator[tuple[str, dict, float]]:
+def play(game: raw_env, rng: np.random.Generator, closing: float = 0.8) -> Iterator[tuple[str, dict[str, Any], float]]:
     """Play one episode of masked random actions; yield each live agent's (agent, observation, reward)."""
     while game.agents:
         agent = game.agent_selection
@@ -80,22 +86,29 @@ def play(game: raw_env, rng: np.random.Generator, closing: float = 0.8) -> Itera
         {"rules": "polaco", "players": 8, "interactive_showdown": True},
     ],
 )
-def test_api_test(kwargs: dict) -> None:
+def test_api_test(kwargs: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         # A Dict observation with an action mask is PettingZoo's own convention for card games.
         warnings.filterwarnings("ignore", "Observation space for each agent probably should be")
         warnings.filterwarnings("ignore", "Observation is not a NumPy array")
-        api_test(env(max_turns=600, **kwargs), num_cycles=300)
+        api_test(env(max_turns=600, **kwargs), num_cycles=300)  # type: ignore[no-untyped-call]
 
 
 def test_seed_test() -> None:
-    seed_test(lambda: env("online", 3, max_turns=400), num_cycles=200)
-    seed_test(lambda: env("fournier", 2, interactive_showdown=True, max_turns=400), num_cycles=200)
+    seed_test(lambda: env("online", 3, max_turns=400), num_cycles=200)  # type: ignore[no-untyped-call]
+    seed_test(  # type: ignore[no-untyped-call]
+        lambda: env("fournier", 2, interactive_showdown=True, max_turns=400), num_cycles=200
+    )
 
 
 def test_render_test() -> None:
     set_language("en")
-    render_test(lambda render_mode=None: env(players=3, render_mode=render_mode, max_turns=50))
+
+    def make(render_mode: str | None = None) -> AECEnv[str, dict[str, Any], int | np.integer[Any] | None]:
+        return env(players=3, render_mode=render_mode, max_turns=50)
+
+    # PettingZoo annotates env_fn as a Gymnasium Env factory, though it calls it with render_mode and an AEC env.
+    render_test(make)  # type: ignore[arg-type]
 
 
 def test_the_parallel_conversion_does_not_apply_but_the_turn_based_one_does() -> None:
@@ -141,12 +154,23 @@ def test_the_mask_is_the_legal_actions_and_each_number_plays_one(interactive: bo
             if not (game.terminations[agent] or game.truncations[agent]):
                 assert sorted(legal) == list(np.flatnonzero(mask))
                 assert all(action_index(action) == index for index, action in legal.items())
-                showdowns += game.match.deal.phase is Phase.SHOWDOWN
-                assert game.match.deal.phase is not Phase.SHOWDOWN or interactive
+                match = game.match
+                assert match is not None
+                showdowns += match.deal.phase is Phase.SHOWDOWN
+                assert match.deal.phase is not Phase.SHOWDOWN or interactive
     assert showdowns > 0 or not interactive
 
 
 # -- observations -------------------------------------------------------------------------------
+
+
+def observation_box(game: raw_env) -> gymnasium.spaces.Box:
+    """The Box of player_0's observation vector, in its Dict observation space."""
+    space = game.observation_space("player_0")
+    assert isinstance(space, gymnasium.spaces.Dict)
+    box = space["observation"]
+    assert isinstance(box, gymnasium.spaces.Box)
+    return box
 
 
 def test_the_layout_covers_the_vector() -> None:
@@ -155,8 +179,8 @@ def test_the_layout_covers_the_vector() -> None:
         assert blocks["hand"].start == 0
         assert all(a.stop == b.start for a, b in zip(list(blocks.values()), list(blocks.values())[1:], strict=False))
         game = raw_env("polaco" if players > 4 else "fournier", players)
-        assert list(blocks.values())[-1].stop == game.observation_space("player_0")["observation"].shape[0]
-    assert raw_env().observation_space("player_0")["observation"].shape == (650,)
+        assert list(blocks.values())[-1].stop == observation_box(game).shape[0]
+    assert observation_box(raw_env()).shape == (650,)
 
 
 def test_the_encoding_reads_only_an_observation() -> None:
@@ -230,7 +254,9 @@ def test_two_matches_with_different_hidden_cards_look_the_same() -> None:
         legal = [a for a in matches[0].legal_actions() if not isinstance(a, Close)]
         if seat == 1:
             legal = [
-                a for a in legal if isinstance(a, Draw) or (a in matches[1].legal_actions() and a.card not in hidden)
+                a
+                for a in legal
+                if isinstance(a, Draw) or (a in matches[1].legal_actions() and cast(Discard, a).card not in hidden)
             ]
         action = rng.choice(legal)
         for m in matches:
@@ -256,7 +282,7 @@ def test_random_episodes_under_every_preset(preset: str, players: int) -> None:
         assert game.turns <= 120
 
 
-def bots_and_random(game: raw_env, rng: np.random.Generator) -> Iterator[tuple[str, dict, float]]:
+def bots_and_random(game: raw_env, rng: np.random.Generator) -> Iterator[tuple[str, dict[str, Any], float]]:
     """Play one episode: player_0 random masked actions, the other seats the simple bot."""
     bot = make_bot("simple")
     bot_rng = random.Random(0)
@@ -342,7 +368,7 @@ def test_reentry_is_an_agent_decision() -> None:
 
 
 def test_reset_with_a_seed_plays_that_match_and_repeats_exactly() -> None:
-    def trace(seed: int) -> list:
+    def trace(seed: int) -> list[tuple[str, bytes, float]]:
         game = raw_env("polaco", 5, reward="hand", max_turns=800)
         game.reset(seed=seed)
         rng = np.random.default_rng(0)

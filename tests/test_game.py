@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import pytest
 
@@ -537,7 +538,7 @@ def test_e1_clean_close_in_a_match() -> None:
     actions = match.legal_actions()
     assert actions and all(isinstance(a, Show) for a in actions)
     match.apply(Show(melds("J♠ Q♠ K♠")))
-    assert deal.phase is Phase.OVER
+    assert cast(Phase, deal.phase) is Phase.OVER
     result = deal.result
     assert result is not None
     assert result.closer == 0
@@ -658,7 +659,7 @@ def test_layoff_chain_across_players_and_rounds() -> None:
     assert set(deal.legal_actions()) == {LayOff(C("3♠"), spades), LayOff(C("J♥"), run), Pass()}
     deal.apply(LayOff(C("3♠"), spades))
     deal.apply(LayOff(C("J♥"), run))
-    assert deal.phase is Phase.OVER
+    assert cast(Phase, deal.phase) is Phase.OVER
     result = deal.result
     assert result is not None
     assert result.closer == 0
@@ -1026,7 +1027,7 @@ def test_reentry_once_clasico() -> None:
     match.apply(ReEnter(True), seat=0)
     assert match.scores == [93, -10, 93]
     assert match.active == [0, 1, 2]
-    assert match.reentry_pending == ()
+    assert cast(tuple[int, ...], match.reentry_pending) == ()
     assert len(match.deals) == 2
     assert match.dealer == 1
     assert match.to_move == 2
@@ -1035,7 +1036,7 @@ def test_reentry_once_clasico() -> None:
     close_e1(match)
     # The second elimination is final: nobody is asked.
     assert match.scores == [144, 23, 83]
-    assert match.reentry_pending == ()
+    assert cast(tuple[int, ...], match.reentry_pending) == ()
     assert match.active == [1, 2]
     assert not match.over
     assert len(match.deals) == 3
@@ -1099,7 +1100,7 @@ def test_reentry_decisions_in_order_from_the_seat_after_the_closer() -> None:
         match.apply(ReEnter(True), seat=0)
     match.apply(ReEnter(True), seat=2)
     assert match.scores == [143, -10, -10]
-    assert match.reentry_pending == (0,)
+    assert cast(tuple[int, ...], match.reentry_pending) == (0,)
     match.apply(ReEnter(False), seat=0)
     assert match.active == [1, 2]
     assert match.pot == 4

@@ -252,7 +252,9 @@ def test_a_model_file_plays_in_place_of_the_shipped_one(tmp_path: Path) -> None:
     differ = agree = 0
     for observation, discards in positions:
         shipped = GreedyBot().ranked_discards(observation, discards)
-        assert make_bot(f"greedy:model={same}").ranked_discards(observation, discards) == shipped
+        same_bot = make_bot(f"greedy:model={same}")
+        assert isinstance(same_bot, GreedyBot)
+        assert same_bot.ranked_discards(observation, discards) == shipped
         plain = GreedyBot(learned=False).ranked_discards(observation, discards)
         head = plain[:LEARNED_WIDTH]
         unseen = unseen_cards(observation)
@@ -267,7 +269,9 @@ def test_a_model_file_plays_in_place_of_the_shipped_one(tmp_path: Path) -> None:
         ]
         best = max(range(len(values)), key=values.__getitem__)
         expected = head[best] if best and values[best] > values[0] else plain[0]
-        chosen = make_bot(f"greedy:model={other}").ranked_discards(observation, discards)[0]
+        other_bot = make_bot(f"greedy:model={other}")
+        assert isinstance(other_bot, GreedyBot)
+        chosen = other_bot.ranked_discards(observation, discards)[0]
         assert chosen == expected
         # With so strict an anchor the search plays its anchor's move, unless a few playouts all agree.
         searched = make_bot(f"ismcts:iterations=4,paired=true,anchor=1000,model={other}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -463,6 +464,7 @@ def test_best_arrangement_tie_fewest_loose_cards_with_joker() -> None:
 )
 def test_card_not_in_the_game(text: str, rules: Rules, bad: str) -> None:
     seven = P(text)
+    call: Callable[[Sequence[Card], Rules], object]
     for call in (best_arrangement, check_hand, loose_points):
         with pytest.raises(ValueError, match=bad):
             call(seven, rules)

@@ -163,7 +163,7 @@ def test_a_sampled_deal_agrees_with_the_observation(preset: str) -> None:
         observed = deal.observation(seat)
         sample = Deal.sample(observed, rng)
         assert replace(sample.observation(seat), history=()) == replace(observed, history=())
-        every = Counter()
+        every: Counter[Card] = Counter()
         for s in range(3):
             every.update(sample.hand(s))
         every.update(sample.stock)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -149,8 +150,9 @@ def test_sampled_hands_meld_with_no_card_the_seat_passed_or_threw(which: str) ->
         if not cards:
             continue
         pairs = [pair for card in cards for pair in completing_pairs(card, rules)]
+        only: dict[str, Any] = {which: 4}
         for k in range(4):
-            hand = set(sample_deal(observation, random.Random(seed * 10 + k), **{which: 4}).hand(other))
+            hand = set(sample_deal(observation, random.Random(seed * 10 + k), **only).hand(other))
             kept += any(all(c in hand for c in pair) for pair in pairs)
             hand = set(sample_deal(observation, random.Random(seed * 10 + k)).hand(other))
             plain += any(all(c in hand for c in pair) for pair in pairs)
@@ -325,7 +327,7 @@ def _positions_with_taken_cards(rules: Rules, players: int, deals: int) -> Itera
 def test_with_taken_the_cards_a_seat_took_are_melded_in_its_sampled_hand(players: int) -> None:
     rules = Rules.preset("fournier")
 
-    def melded(hand: tuple[Card, ...], cards: tuple[Card, ...]) -> bool:
+    def melded(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
         melds = best_arrangement(list(hand), rules).melds
         return all(any(card in meld for meld in melds) for card in cards)
 

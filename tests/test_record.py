@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -76,14 +77,15 @@ def test_a_record_holds_no_clock_or_random_id(finished: dict[str, Any]) -> None:
 
 
 def deal_event(record: dict[str, Any], number: int = 1) -> dict[str, Any]:
-    return [e for e in record["events"] if "deck" in e][number - 1]
+    event: dict[str, Any] = [e for e in record["events"] if "deck" in e][number - 1]
+    return event
 
 
 def first_action(record: dict[str, Any], text_start: str) -> dict[str, Any]:
     return next(e for e in record["events"] if "action" in e and e["action"].startswith(text_start))
 
 
-TAMPERINGS = {
+TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "unknown version": (lambda r: r.update(version=2), "unknown version 2"),
     "not a record": (lambda r: r.update(format="pgn"), "not a chinchon record"),
     "missing card": (lambda r: deal_event(r)["deck"].pop(), "missing"),
