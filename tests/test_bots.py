@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from chinchon import Rules
-from chinchon.actions import Action, Close
+from chinchon.actions import Action, Close, Draw
 from chinchon.bots import LEVELS, Bot, BotError, bot_names, make_bot
+from chinchon.bots.simple import joins_meld
+from chinchon.cards import Card, parse_cards
 from chinchon.game import Deal, Match, Observation, Phase
 
 CONFIGS = [
@@ -134,8 +136,11 @@ def test_registry_and_levels() -> None:
     assert make_bot("ismcts:iterations=10").iterations == 10  # type: ignore[attr-defined]
     with pytest.raises(BotError, match="unknown bot 'clever'; known bots: greedy, ismcts, random, simple, easy"):
         make_bot("clever")
-    with pytest.raises(BotError, match="does not take"):
+    with pytest.raises(BotError, match="bot greedy does not take the parameters colour; it takes weight, patience"):
         make_bot("greedy:colour=red")
+    # Only the unknown parameters are named, not the good ones beside them.
+    with pytest.raises(BotError, match=r"ismcts does not take the parameters foo, bar; it takes iterations, seconds"):
+        make_bot("ismcts:iterations=5,foo=1,bar=2")
     with pytest.raises(BotError, match="name=value"):
         make_bot("ismcts:400")
     with pytest.raises(BotError):
@@ -145,21 +150,30 @@ def test_registry_and_levels() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("ismcts:iterations=abc", "the bot parameter iterations must be a number, 1 or more, not abc"),
-        ("ismcts:iterations=0", "the bot parameter iterations must be a number, 1 or more, not 0"),
+        ("ismcts:iterations=abc", "the bot parameter iterations must be a whole number, 1 or more, not abc"),
+        ("ismcts:iterations=0", "the bot parameter iterations must be a whole number, 1 or more, not 0"),
+        ("ismcts:iterations=2.5", "the bot parameter iterations must be a whole number, 1 or more, not 2.5"),
+        ("ismcts:iterations=true", "the bot parameter iterations must be a whole number, 1 or more, not true"),
         ("ismcts:seconds=-1", "the bot parameter seconds must be a number, 0 or more, not -1"),
+        ("ismcts:seconds=inf", "the bot parameter seconds must be a finite number, 0 or more, not inf"),
         ("ismcts:prune=-0.5", "the bot parameter prune must be a number, 0 or more, not -0.5"),
-        ("ismcts:steps=-1", "the bot parameter steps must be a number, 0 or more, not -1"),
-        ("ismcts:steps=inf", r"bad parameters for bot ismcts: steps=inf \(cannot convert float infinity"),
-        ("ismcts:iterations=inf", r"bad parameters for bot ismcts: iterations=inf \(cannot convert float infinity"),
+        ("ismcts:steps=-1", "the bot parameter steps must be a whole number, 0 or more, not -1"),
+        ("ismcts:steps=inf", "the bot parameter steps must be a whole number, 0 or more, not inf"),
+        ("ismcts:iterations=inf", "the bot parameter iterations must be a whole number, 1 or more, not inf"),
         ("simple:noise=2", "the bot parameter noise must be a number from 0 to 1, not 2"),
-        ("ismcts:depth=deep", r"bad parameters for bot ismcts: depth=deep \(invalid literal"),
+        ("simple:noise=true", "the bot parameter noise must be a number from 0 to 1, not true"),
+        ("ismcts:depth=deep", "the bot parameter depth must be a whole number, 0 or more, not deep"),
+        ("ismcts:horizon=-1", "the bot parameter horizon must be a whole number, 0 or more, not -1"),
+        ("ismcts:width=true", "the bot parameter width must be a whole number, 0 or more, not true"),
+        ("ismcts:exploration=nan", "the bot parameter exploration must be a number, 0 or more, not nan"),
+        ("ismcts:exploration=inf", "the bot parameter exploration must be a finite number, 0 or more, not inf"),
         ("ismcts:paired=yes", "the bot parameter paired must be true or false, not yes"),
         ("ismcts:shaped=2", "the bot parameter shaped must be true or false, not 2"),
-        ("ismcts:passes=-1", "the bot parameter passes must be a number, 0 or more, not -1"),
-        ("ismcts:thrown=some", "the bot parameter thrown must be a number, 0 or more, not some"),
+        ("ismcts:passes=-1", "the bot parameter passes must be a whole number, 0 or more, not -1"),
+        ("ismcts:thrown=some", "the bot parameter thrown must be a whole number, 0 or more, not some"),
         ("greedy:lookahead=3x", "the bot parameter lookahead must be true or false, not 3x"),
         ("greedy:weight=1.5", "the bot parameter weight must be a number from 0 to 1, not 1.5"),
+        ("greedy:model=0", "the bot parameter model must be the path of a model file, not 0"),
         ("greedy:take=much", "the bot parameter take must be a number, 0 or more, not much"),
     ],
 )
@@ -176,6 +190,8 @@ def test_a_bad_parameter_value_is_a_bot_error_naming_it(spec: str, message: str)
         ("ismcts:paired=true", "paired", True),
         ("ismcts:shaped=1", "shaped", True),
         ("greedy:take=inf", "take", math.inf),
+        ("ismcts:iterations=400.0", "iterations", 400),
+        ("ismcts:width=0,horizon=0,depth=0", "width", 0),
     ],
 )
 def test_good_parameter_values_are_taken(spec: str, attribute: str, value: object) -> None:
@@ -380,3 +396,32 @@ def test_greedy_breaks_a_deal_that_goes_round_for_ever(seat: int) -> None:
     lineup = ["simple"] * 3
     lineup[seat] = "greedy"
     assert _locked_deal(lineup, 600).result is not None
+
+
+@pytest.mark.parametrize("name", ["simple", "greedy"])
+def test_with_two_decks_a_discard_is_taken_only_if_that_copy_joins_a_meld(name: str) -> None:
+    rules = Rules.preset("polaco")
+    observation = Match(8, rules, seed=1, first=0).observation(0)
+    assert observation.decks == 2 and observation.phase is Phase.DRAW
+    hand = tuple(parse_cards("4♠ 5♠ 6♠ A♥ 3♦ 7♣ K♦"))
+    draws: list[Action] = [Draw("stock"), Draw("discard")]
+
+    def draw(top: str) -> Action:
+        seen = dataclasses.replace(observation, hand=hand, discard_pile=(Card.parse("2♥"), Card.parse(top)))
+        return make_bot(name).choose(seen, draws, random.Random(0))
+
+    # The hand's own 5♠ is in its run; the second 5♠ would stay loose.
+    assert draw("5♠") == Draw("stock")
+    # 7♠ extends the run.
+    assert draw("7♠") == Draw("discard")
+
+
+def test_joins_meld_counts_copies() -> None:
+    rules = Rules.preset("polaco")
+    hand = parse_cards("4♠ 5♠ 6♠ A♥ 3♦ 7♣ K♦")
+    assert not joins_meld(hand, Card.parse("5♠"), rules)
+    assert joins_meld(hand, Card.parse("7♠"), rules)
+    assert not joins_meld(hand, Card.parse("K♣"), rules)
+    # A second 5♠ joins when it makes a group beside the run that holds the first.
+    other = parse_cards("5♠ 6♠ 7♠ 5♥ 5♦ A♥ K♦")
+    assert joins_meld(other, Card.parse("5♠"), rules)

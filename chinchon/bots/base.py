@@ -14,6 +14,7 @@ is one call of :meth:`Bot.choose`.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 from abc import ABC, abstractmethod
@@ -23,7 +24,7 @@ from chinchon.actions import Action
 from chinchon.errors import N_, ChinchonError
 from chinchon.game import Observation
 
-__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "flag", "make_bot", "number", "register"]
+__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "flag", "make_bot", "number", "register", "whole"]
 
 
 class BotError(ChinchonError):
@@ -40,16 +41,26 @@ class Bot(ABC):
         """One of ``legal_actions`` for the seat of ``observation``; chance comes from ``rng``."""
 
 
-def number(name: str, value: object, least: float, most: float | None = None) -> float:
+def number(name: str, value: object, least: float, most: float | None = None, *, finite: bool = False) -> float:
     """``value`` as a number from ``least`` to ``most`` (no bound when None), for a bot's parameter ``name``.
 
+    Infinity is a number here (``greedy:take=inf``) unless ``finite``.
+
     Raises:
-        BotError: ``value`` is not such a number.
+        BotError: ``value`` is not such a number (true and false are not numbers).
     """
     try:
-        result = float(value)  # type: ignore[arg-type]
+        result = math.nan if isinstance(value, bool) else float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         result = math.nan
+    value = _shown(value)
+    if finite and math.isinf(result):
+        raise BotError(
+            N_("the bot parameter {name} must be a finite number, {least} or more, not {value}"),
+            name=name,
+            least=least,
+            value=value,
+        )
     if most is None and not result >= least:
         raise BotError(
             N_("the bot parameter {name} must be a number, {least} or more, not {value}"),
@@ -66,6 +77,29 @@ def number(name: str, value: object, least: float, most: float | None = None) ->
             value=value,
         )
     return result
+
+
+def _shown(value: object) -> object:
+    """A parameter's value as written in a bot's spec (``true``, not ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else value
+
+
+def whole(name: str, value: object, least: int) -> int:
+    """``value`` as a whole number, ``least`` or more, for a bot's parameter ``name``.
+
+    Raises:
+        BotError: ``value`` is not such a number.
+    """
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= least:
+        return value
+    raise BotError(
+        N_("the bot parameter {name} must be a whole number, {least} or more, not {value}"),
+        name=name,
+        least=least,
+        value=_shown(value),
+    )
 
 
 def flag(name: str, value: object) -> bool:
@@ -125,6 +159,21 @@ def _value(text: str) -> int | float | str | bool:
     return text
 
 
+def _parameters(factory: Factory) -> list[str] | None:
+    """The names of the parameters a bot factory takes (None when it takes any)."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return None
+    names = []
+    for parameter in signature.parameters.values():
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            return None
+        if parameter.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
+            names.append(parameter.name)
+    return names
+
+
 def make_bot(spec: str) -> Bot:
     """A bot from its name or level and parameters: ``"greedy"``, ``"ismcts:iterations=400"``, ``"hard"``.
 
@@ -151,13 +200,20 @@ def make_bot(spec: str) -> Bot:
         if not equals or not key.strip():
             raise BotError(N_("bad bot parameter {part} in {spec}; write name=value"), part=repr(part), spec=text)
         params[key.strip()] = _value(value.strip())
+    known = _parameters(factory)
+    unknown = [key for key in params if known is not None and key not in known]
+    if unknown:
+        raise BotError(
+            N_("bot {name} does not take the parameters {params}; it takes {known}"),
+            name=name,
+            params=", ".join(unknown),
+            known=", ".join(known or ()) or "-",
+        )
     try:
         bot = factory(**params)
     except BotError:
         raise
-    except TypeError:
-        raise BotError(N_("bot {name} does not take the parameters {params}"), name=name, params=params_text) from None
-    except (ValueError, OverflowError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise BotError(
             N_("bad parameters for bot {name}: {params} ({problem})"), name=name, params=params_text, problem=exc
         ) from None

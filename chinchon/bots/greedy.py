@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
 from chinchon.bots.base import Bot, BotError, flag, number, register
+from chinchon.bots.simple import joins_meld
 from chinchon.bots.trees import Trees, load_model, read_model
 from chinchon.cards import Card
 from chinchon.errors import N_
@@ -351,7 +352,7 @@ class GreedyBot(Bot):
         model: str = "",
     ) -> None:
         self.model = model
-        self._model = _model_file(model) if model else None
+        self._model = _model_file(model) if model != "" else None
         self.now = number("now", now, 0)
         self.learned = flag("learned", learned)
         self.margin = number("margin", margin, 0)
@@ -399,7 +400,7 @@ class GreedyBot(Bot):
         unseen = unseen_cards(observation)
         now = hand_value(list(observation.hand), rules, unseen, self.weight)
         with_top = self._best_discard_value([*observation.hand, top], observation, unseen)
-        joins = any(top in meld for meld in best_arrangement([*observation.hand, top], rules).melds)
+        joins = joins_meld(observation.hand, top, rules)
         # Taking the discard shows the card to everyone, so it must clearly help.
         if joins or with_top <= now - self.take or (with_top <= 0 < now):
             return Draw("discard")

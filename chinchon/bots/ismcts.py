@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw
-from chinchon.bots.base import Bot, flag, number, register
+from chinchon.bots.base import Bot, flag, number, register, whole
 from chinchon.bots.greedy import GreedyBot, unseen_cards
 from chinchon.bots.playout import playout_move, sample_deal
 from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
@@ -202,22 +202,22 @@ class IsmctsBot(Bot):
         taken: bool = False,
     ) -> None:
         self.taken = flag("taken", taken)
-        self.passes = int(number("passes", passes, 0))
-        self.thrown = int(number("thrown", thrown, 0))
+        self.passes = whole("passes", passes, 0)
+        self.thrown = whole("thrown", thrown, 0)
         self.paired = flag("paired", paired)
         self.prune = number("prune", prune, 0)
         self.anchor = number("anchor", anchor, 0)
         self.shaped = flag("shaped", shaped)
-        self.width = int(width)
-        self.horizon = int(horizon)
-        self.seconds = number("seconds", seconds, 0)
-        self.steps = int(number("steps", steps, 0))
+        self.width = whole("width", width, 0)
+        self.horizon = whole("horizon", horizon, 0)
+        self.seconds = number("seconds", seconds, 0, finite=True)
+        self.steps = whole("steps", steps, 0)
         if iterations is None:
             self.iterations = 0 if self.seconds > 0 or self.steps > 0 else 400
         else:
-            self.iterations = int(number("iterations", iterations, 1))
-        self.exploration = float(exploration)
-        self.depth = int(depth)
+            self.iterations = whole("iterations", iterations, 1)
+        self.exploration = number("exploration", exploration, 0, finite=True)
+        self.depth = whole("depth", depth, 0)
         self._greedy = GreedyBot(learned=learned, model=model)
         self.last_iterations = 0
         self.last_steps = 0

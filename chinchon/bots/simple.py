@@ -13,10 +13,25 @@ from collections.abc import Sequence
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
 from chinchon.bots.base import Bot, number, register
+from chinchon.cards import Card
 from chinchon.game import Observation
 from chinchon.melds import best_arrangement
+from chinchon.rules import Rules
 
-__all__ = ["RandomBot", "SimpleBot"]
+__all__ = ["RandomBot", "SimpleBot", "joins_meld"]
+
+
+def joins_meld(hand: Sequence[Card], card: Card, rules: Rules) -> bool:
+    """Whether ``card``, added to ``hand``, is in a meld of the best arrangement.
+
+    With two decks the hand may hold a copy of the card already: the card
+    joins a meld only if one more copy is melded than before.
+    """
+
+    def melded(cards: list[Card]) -> int:
+        return sum(meld.count(card) for meld in best_arrangement(cards, rules).melds)
+
+    return melded([*hand, card]) > (melded(list(hand)) if card in hand else 0)
 
 
 @register("random")
@@ -48,10 +63,8 @@ class SimpleBot(Bot):
         rules = observation.rules
         if any(isinstance(a, Draw) for a in legal):
             top = observation.top_discard
-            if top is not None and Draw("discard") in legal:
-                arrangement = best_arrangement([*observation.hand, top], rules)
-                if any(top in meld for meld in arrangement.melds):
-                    return Draw("discard")
+            if top is not None and Draw("discard") in legal and joins_meld(observation.hand, top, rules):
+                return Draw("discard")
             return Draw("stock") if Draw("stock") in legal else legal[0]
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
