@@ -197,7 +197,8 @@ def parse_lineup(text: str) -> list[str]:
     """
     names: list[str] = []
     for piece in (part.strip() for part in text.split(",")):
-        if names and "=" in piece and ":" not in piece:
+        # A value may hold a colon (model=C:\m.json); the name before "=" may not.
+        if names and "=" in piece and ":" not in piece.partition("=")[0]:
             names[-1] += "," + piece
         else:
             names.append(piece)

@@ -148,6 +148,11 @@ def test_parse_lineup_keeps_bot_parameters_together() -> None:
         "ismcts:iterations=200,c=1.4",
         "simple:noise=0.1",
     ]
+    # A value with a colon (a Windows path) stays with its bot.
+    assert parse_lineup(r"ismcts:iterations=5,model=C:\m.json,greedy:model=D:\n.json,learned=true") == [
+        r"ismcts:iterations=5,model=C:\m.json",
+        r"greedy:model=D:\n.json,learned=true",
+    ]
 
 
 def test_board_decks_depend_on_seed_and_board_only() -> None:

@@ -450,7 +450,10 @@ def test_resume_without_a_saved_match_is_an_error() -> None:
         (["--players", "5"], "the fournier rules play with 2 to 4 players, not 5"),
         (["--players", "3", "--bots", "easy,hard,medium"], "give one level per opponent (2 opponents), not 3"),
         (["--bots", "champion"], "unknown bot 'champion'"),
-        (["--bots", "ismcts:iterations=abc"], "the bot parameter iterations must be a whole number, 1 or more, not abc"),
+        (
+            ["--bots", "ismcts:iterations=abc"],
+            "the bot parameter iterations must be a whole number, 1 or more, not abc",
+        ),
         (["--speed", "-1"], "--speed must be 0 or more seconds"),
     ],
 )
