@@ -273,6 +273,8 @@ def replay(
             text = handle.read()
     except OSError as exc:
         _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
+    except UnicodeDecodeError as exc:
+        _fail(_("cannot read {file}: {error}").format(file=file, error=exc.reason))
     try:
         match = replay_record(loads(text))
     except ChinchonError as exc:

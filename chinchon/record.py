@@ -27,6 +27,8 @@ True
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -82,7 +84,8 @@ def loads(text: str) -> dict[str, Any]:
     """
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
+    except (ValueError, RecursionError) as error:
+        # ValueError covers JSONDecodeError and numbers longer than Python converts.
         raise RecordError(N_("record: not JSON ({error})"), error=error) from None
     if not isinstance(data, dict):
         raise RecordError(N_("record: expected a JSON object"))
@@ -99,15 +102,25 @@ def _cards(value: Any, where: str) -> list[Card]:
 
 
 class _ReplayChance(_Chance):
-    """The chance outcomes of a record, handed out in order."""
+    """The chance outcomes of a record, handed out in order; then, with ``live``, that source's.
 
-    def __init__(self, events: list[tuple[int, dict[str, Any]]]) -> None:
+    ``live`` is drawn from at every event, recorded or not, so that past the
+    record it is where the recorded match's own source would be.
+    """
+
+    def __init__(self, events: list[tuple[int, dict[str, Any]]], live: _Chance | None = None) -> None:
         self.queue: Iterator[tuple[int, dict[str, Any]]] = iter(events)
         self.used = 0
         self._rounds: Iterator[list[Card]] | None = None
+        self.live = live
+        self._past = False
 
-    def _next(self, kind: str) -> tuple[int, dict[str, Any]]:
-        item = next(self.queue, None)
+    def _next(self, kind: str) -> tuple[int, dict[str, Any]] | None:
+        """The next recorded event, or ``None`` past the end of the record when there is a live source."""
+        item = None if self._past else next(self.queue, None)
+        if item is None and self.live is not None:
+            self._past = True
+            return None
         if item is None:
             raise RecordError(N_("record: the match needs a chance event ({kind}) that the record lacks"), kind=kind)
         index, event = item
@@ -123,26 +136,44 @@ class _ReplayChance(_Chance):
         return item
 
     def deck(self, cards: list[Card]) -> list[Card]:
-        index, event = self._next("deck")
+        live = self.live.deck(cards) if self.live is not None else cards
+        item = self._next("deck")
+        if item is None:
+            return live
+        index, event = item
         return _cards(event.get("deck"), f"event {index}")
 
     def reshuffle(self, cards: list[Card]) -> list[Card]:
-        index, event = self._next("reshuffle")
+        live = self.live.reshuffle(cards) if self.live is not None else cards
+        item = self._next("reshuffle")
+        if item is None:
+            return live
+        index, event = item
         order = _cards(event.get("stock"), f"event {index}")
         if sorted(order) != sorted(cards):
             raise RecordError(N_("record: event {index}: the new stock is not the discard pile"), index=index)
         return order
 
     def lot(self, seats: list[int]) -> int:
-        index, event = self._next("lot")
+        live = self.live.lot(seats) if self.live is not None else seats[0]
+        item = self._next("lot")
+        if item is None:
+            return live
+        index, event = item
         seat = event.get("seat")
         if not isinstance(seat, int) or seat not in seats:
             raise RecordError(N_("record: event {index}: seat {seat} cannot be drawn"), index=index, seat=seat)
         return seat
 
     def high_card(self, cards: list[Card]) -> list[Card]:
+        live = self.live.high_card(cards) if self.live is not None else cards
+        if self._past:
+            return live
         if self._rounds is None:
-            index, event = self._next("high_card")
+            item = self._next("high_card")
+            if item is None:
+                return live
+            index, event = item
             draws = event.get("draws")
             if not isinstance(draws, list) or not draws:
                 raise RecordError(N_("record: event {index}: no draws for the high card"), index=index)
@@ -150,9 +181,11 @@ class _ReplayChance(_Chance):
         drawn = next(self._rounds, None)
         if drawn is None:
             raise RecordError(N_("record: the draws for the high card end in a tie"))
+        deck = Counter(cards)
         for card in drawn:
-            if card not in cards:
+            if deck[card] <= 0:
                 raise RecordError(N_("record: the high-card draw holds {card}, not in the deck"), card=card)
+            deck[card] -= 1
         return drawn
 
 
@@ -163,8 +196,14 @@ def _require(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...])
     return value
 
 
-def replay(record: Mapping[str, Any]) -> Match:
+def replay(record: Mapping[str, Any], *, go_on: bool = False) -> Match:
     """Rebuild the match a record describes, checking every event.
+
+    The rebuilt match has no chance events past the record's, so it cannot
+    deal again: unless ``go_on``, when its later chance comes from the
+    record's seed, drawn as if the record's events had come from it too. For
+    a match made with a seed alone (no deck orders given), that goes on
+    exactly as the recorded match would have.
 
     Raises:
         RecordError: the record is malformed, of an unknown version, or tampered with.
@@ -194,9 +233,12 @@ def replay(record: Mapping[str, Any]) -> Match:
     if record.get("first_given"):
         deals = [e for e in events if "deck" in e]
         first = deals[0].get("first") if deals else None
-    source = _ReplayChance(chance)
+    seed = record.get("seed")
+    if go_on and seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+        raise RecordError(N_("record: {key} is missing or malformed"), key="seed")
+    source = _ReplayChance(chance, _Chance(random.Random(seed), None) if go_on else None)
     try:
-        match = Match(seats, rules, record.get("seed"), scores=scores, first=first, _chance=source)
+        match = Match(seats, rules, seed, scores=scores, first=first, _chance=source)
     except RecordError:
         raise
     except ValueError as error:

@@ -104,7 +104,7 @@ class Session:
         if loaded is None:
             return None
         record, settings = loaded
-        match = replay(record)
+        match = replay(record, go_on=True)
         if match.over:
             return None
         session = cls(match, settings, store)

@@ -74,7 +74,7 @@ class Settings:
                 human=int(data["human"]),
                 speed=float(data["speed"]),
             )
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             raise StorageError(N_("the saved settings are damaged")) from None
 
 
@@ -113,16 +113,20 @@ class Store:
         """
         if not self.record_path.exists() or not self.settings_path.exists():
             return None
-        try:
-            record_text = self.record_path.read_text(encoding="utf-8")
-            settings_text = self.settings_path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise StorageError(
-                N_("cannot read {file}: {error}"), file=self.record_path, error=error.strerror or error
-            ) from None
+        texts = []
+        for path in (self.record_path, self.settings_path):
+            try:
+                texts.append(path.read_text(encoding="utf-8"))
+            except OSError as error:
+                raise StorageError(
+                    N_("cannot read {file}: {error}"), file=path, error=error.strerror or error
+                ) from None
+            except UnicodeDecodeError as error:
+                raise StorageError(N_("cannot read {file}: {error}"), file=path, error=error.reason) from None
+        record_text, settings_text = texts
         try:
             settings = json.loads(settings_text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             raise StorageError(N_("the saved settings are damaged")) from None
         return loads(record_text), Settings.from_dict(settings)
 

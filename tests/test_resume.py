@@ -1,0 +1,161 @@
+"""Playing on from a record: a resumed match deals and reshuffles as the saved one would have; bad files are refused."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from chinchon import Rules
+from chinchon.actions import Action, Close
+from chinchon.cli import EXIT_BAD_INPUT
+from chinchon.cli import app as cli
+from chinchon.game import Match
+from chinchon.i18n import set_language
+from chinchon.record import RecordError, loads, replay
+from chinchon.tui.session import Session
+from chinchon.tui.storage import Settings, StorageError, Store
+
+
+@pytest.fixture(autouse=True)
+def _english() -> None:
+    set_language("en")
+
+
+def _move(match: Match, rng: random.Random) -> Action:
+    """A random legal action, closing when it may: deals end and matches finish."""
+    actions = match.legal_actions()
+    closes = [a for a in actions if isinstance(a, Close)]
+    return closes[0] if closes and rng.random() < 0.5 else rng.choice(actions)
+
+
+def _chance_kinds(events: list[dict[str, object]]) -> list[str]:
+    return [str(e.get("chance", "deck")) for e in events if "chance" in e or "deck" in e]
+
+
+def _split_match(seed: int, steps: int) -> tuple[Match, dict[str, object]]:
+    """A match played ``steps`` actions, and its record at that point."""
+    match = Match(2, Rules.preset("fournier"), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        match.apply(_move(match, rng))
+    return match, copy.deepcopy(match.record())
+
+
+def test_a_replayed_match_goes_on_as_the_recorded_one_would_have() -> None:
+    kinds_after: set[str] = set()
+    for seed in range(6):
+        original, record = _split_match(seed, 30)
+        rebuilt = replay(record, go_on=True)
+        rng = random.Random(100 + seed)
+        while not original.over:
+            action = _move(original, rng)
+            original.apply(action)
+            rebuilt.apply(action)
+            assert rebuilt.events == original.events
+        kinds_after.update(_chance_kinds(original.events[len(record["events"]) :]))  # type: ignore[arg-type]
+    # Past the record the matches dealt again and reshuffled the stock, the chance a record lacks.
+    assert {"deck", "reshuffle"} <= kinds_after
+
+
+def test_without_go_on_a_replayed_match_stops_at_the_end_of_its_chance() -> None:
+    _, record = _split_match(2, 30)
+    rebuilt = replay(record)
+    rng = random.Random(7)
+    with pytest.raises(RecordError, match="needs a chance event"):
+        while not rebuilt.over:
+            rebuilt.apply(_move(rebuilt, rng))
+
+
+def test_go_on_refuses_a_malformed_seed() -> None:
+    _, record = _split_match(1, 10)
+    record["seed"] = [1, 2]
+    with pytest.raises(RecordError, match="seed is missing or malformed"):
+        replay(record, go_on=True)
+
+
+def _step(session: Session, rng: random.Random) -> None:
+    match = session.match
+    seat = match.to_move
+    assert seat is not None
+    action = _move(match, rng) if seat == session.human else session.choose(seat, match.observation(seat))
+    session.play(action, seat)
+
+
+def test_a_resumed_session_plays_to_the_end_exactly_as_if_never_saved(tmp_path: Path) -> None:
+    settings = Settings(preset="fournier", bots=("simple",), seed=3, speed=0)
+    saved = Session.start(settings, ["Ana", "Bot"], Rules(), Store(tmp_path))
+    unsaved = Session.start(settings, ["Ana", "Bot"], Rules(), None)
+    for step in range(5):
+        _step(saved, random.Random(step))
+        _step(unsaved, random.Random(step))
+    resumed = Session.resume(Store(tmp_path))
+    assert resumed is not None
+    step = 5
+    while not unsaved.match.over:
+        _step(resumed, random.Random(step))
+        _step(unsaved, random.Random(step))
+        assert resumed.match.events == unsaved.match.events
+        step += 1
+    assert resumed.match.over and len(resumed.match.deals) > 1
+    # And what it saved on the way resumes too: the finished match is not offered again.
+    assert Session.resume(Store(tmp_path)) is None
+
+
+def test_a_high_card_draw_may_not_hold_a_card_more_often_than_the_deck() -> None:
+    match = Match(3, Rules.preset("polaco"), seed=1)
+    record = copy.deepcopy(match.record())
+    event = record["events"][0]
+    assert event.get("chance") == "high_card"
+    event["draws"] = [["A♦", "A♦", "A♦"], *event["draws"]]
+    with pytest.raises(RecordError, match="the high-card draw holds A♦, not in the deck"):
+        replay(record)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"n": ' + "9" * 5000 + "}", "[" * 100_000 + "]" * 100_000, "{not json"],
+    ids=["a number too long", "nested too deep", "not json"],
+)
+def test_loads_refuses_bad_json_with_a_record_error(text: str) -> None:
+    with pytest.raises(RecordError, match="record: not JSON"):
+        loads(text)
+
+
+def _saved(tmp_path: Path) -> Store:
+    store = Store(tmp_path)
+    Session.start(Settings(preset="fournier", bots=("simple",), seed=3, speed=0), ["Ana", "Bot"], Rules(), store)
+    return store
+
+
+def test_a_save_that_is_not_utf8_is_refused_naming_the_file(tmp_path: Path) -> None:
+    store = _saved(tmp_path)
+    store.record_path.write_bytes(b"\xff{}")
+    with pytest.raises(StorageError, match=f"cannot read {store.record_path}"):
+        store.load()
+    store = _saved(tmp_path)
+    store.settings_path.write_bytes(b"\xfe")
+    with pytest.raises(StorageError, match=f"cannot read {store.settings_path}"):
+        store.load()
+
+
+@pytest.mark.parametrize("seed", ["1e400", "[" * 100_000], ids=["an infinite seed", "nested too deep"])
+def test_damaged_settings_are_refused(tmp_path: Path, seed: str) -> None:
+    store = _saved(tmp_path)
+    store.settings_path.write_text(
+        '{"preset": "fournier", "bots": ["simple"], "seed": ' + seed + ', "human": 0, "speed": 0}', encoding="utf-8"
+    )
+    with pytest.raises(StorageError, match="the saved settings are damaged"):
+        store.load()
+
+
+def test_replay_of_a_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe")
+    result = CliRunner().invoke(cli, ["replay", str(bad), "--lang", "en"])
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert f"cannot read {bad}" in result.output
+    assert isinstance(result.exception, SystemExit)
