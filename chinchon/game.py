@@ -957,7 +957,7 @@ class Deal:
         self.closer = seat
         hand7 = self.hand(seat)
         self._chinchon = is_chinchon(hand7, rules)
-        self._untake(seat, cid)
+        # A face-down card taken from the pile stays in ``taken`` until the deal is over: its leaving would show it.
         for meld in melds:
             for card in meld:
                 self._remove(seat, t.id_of[card])
@@ -1126,6 +1126,8 @@ class Deal:
             else:
                 points.append(sum(rules.value(card) for card in cards))
         self.result = DealResult(closer, tuple(points), tuple(self.table), tuple(loose), self._chinchon, self._clean)
+        if self._face_down >= 0:
+            self._untake(closer, self._face_down)
         self.phase = Phase.OVER
         self.to_move = None
         self._queue = []
@@ -1353,7 +1355,8 @@ class Observation:
 
     Deal part: the seat's ``hand``; the face-up ``discard_pile`` (top last);
     every discard so far (``discards``, as (seat, card)); the cards each seat
-    took from the discard pile and still holds (``taken``); ``hand_sizes``;
+    took from the discard pile and still holds (``taken``; a closer's card
+    put face down counts as held until the deal is over); ``hand_sizes``;
     ``stock_size``; the table melds in a showdown; every hand once the deal is
     over (``revealed``). Match part: totals, seats still in, dealer, deal
     number, pending re-entry. Two positions that differ only in cards hidden

@@ -136,6 +136,32 @@ def test_others_see_a_close_without_its_face_down_card() -> None:
     assert (0, "close K♥ [3♥ 4♥ 5♥ 6♥] [7♦ 7♠ 7♣]") in deal.observation(0).history
 
 
+def test_a_face_down_card_taken_from_the_pile_does_not_leave_taken_before_the_deal_is_over() -> None:
+    from chinchon.actions import Draw, LayOff, Pass
+    from chinchon.cards import parse_cards
+    from chinchon.game import stack_deck
+
+    rules = Rules()
+    hands = [parse_cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ 2♣"), parse_cards("Q♦ Q♠ Q♣ J♦ J♠ K♦ K♠")]
+    deck = stack_deck(rules, hands, discard=Card.parse("5♣"))
+    seen = {}
+    for face_down in ("5♣", "2♣"):
+        deal = Deal.new(rules, 2, deck=deck)
+        deal.apply(Draw("discard"))
+        deal.apply(Close(Card.parse(face_down)))
+        assert deal.phase is Phase.SHOWDOWN
+        seen[face_down] = deal.observation(1)
+        # Once the deal is over the hands are shown, and the face-down card is no longer held.
+        while deal.phase is Phase.SHOWDOWN:
+            actions = deal.legal_actions()
+            deal.apply(next((a for a in actions if not isinstance(a, LayOff | Pass)), actions[-1]))
+        assert deal.phase is Phase.OVER
+        assert Card.parse(face_down) not in deal.observation(1).taken[0]
+    # Which of the closer's two unmelded cards went face down is hidden from the other seat.
+    assert seen["5♣"] == seen["2♣"]
+    assert seen["5♣"].taken[0] == (Card.parse("5♣"),)
+
+
 def test_match_observation_carries_the_match() -> None:
     match = Match(["Ana", "Bea", "Carla"], Rules(), seed=5, scores=[10, 20, 30])
     observation = match.observation(1)
