@@ -730,7 +730,8 @@ def run_arena(
                 if progress is not None:
                     progress(outcome)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # More processes than boards would only wait: each board is one unit of work.
+        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
             outcomes = _run_on(pool, work, progress)
     elapsed = time.perf_counter() - start
     return summarize(config, rules, outcomes, elapsed=elapsed, jobs=jobs, scheduler=scheduler)

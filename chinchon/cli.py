@@ -6,9 +6,13 @@ exits with status 2.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -341,11 +345,10 @@ def arena(
     except ChinchonError as exc:
         _fail(translate_error(exc))
     if json_file is not None:
-        try:
-            with open(json_file, "a", encoding="utf-8"):
-                pass  # find out before playing that the report can be written there
-        except OSError as exc:
-            _fail(_("cannot write {path}: {error}").format(path=json_file, error=exc.strerror or exc))
+        # Find out before playing that the report can be written there, without creating the file.
+        problem = _unwritable(json_file)
+        if problem is not None:
+            _fail(_("cannot write {path}: {error}").format(path=json_file, error=problem))
     console = Console(highlight=False, emoji=False)
     try:
         with ArenaProgress(config, console) as progress:
@@ -367,8 +370,7 @@ def arena(
             "max_actions": config.max_actions,
         }
         try:
-            with open(json_file, "w", encoding="utf-8") as output:
-                output.write(json.dumps(report.to_dict(arguments), ensure_ascii=False, indent=2) + "\n")
+            _write_whole(json_file, json.dumps(report.to_dict(arguments), ensure_ascii=False, indent=2) + "\n")
         except OSError as exc:
             _fail(_("cannot write {path}: {error}").format(path=json_file, error=exc.strerror or exc))
         console.print(for_terminal(_("Report written to {path}").format(path=json_file)), soft_wrap=True)
@@ -483,6 +485,36 @@ def play(
     ChinchonApp(session).run()
 
 
+_MOST_BENCH_SECONDS = 3600
+"""The longest time ``chinchon bench`` spends on one figure (an hour)."""
+
+
+def _unwritable(path: str) -> str | None:
+    """Why a file could not be written at ``path``, or ``None``; found out without creating it."""
+    target = Path(path)
+    if target.is_dir():
+        return os.strerror(errno.EISDIR)
+    folder = target.parent
+    if not folder.is_dir():
+        return os.strerror(errno.ENOENT)
+    if target.exists():
+        return None if os.access(target, os.W_OK) else os.strerror(errno.EACCES)
+    return None if os.access(folder, os.W_OK | os.X_OK) else os.strerror(errno.EACCES)
+
+
+def _write_whole(path: str, text: str) -> None:
+    """Write a file whole or not at all: a failed write leaves the old file as it was."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as output:
+            output.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 @app.command()
 def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="CPU seconds for each figure.")] = 2.0,
@@ -490,8 +522,8 @@ def bench(
 ) -> None:
     """The engine's own speed: solver, random play, copies and search (no peers needed)."""
     _setup(lang, "fournier")
-    if not seconds > 0:
-        _fail(_("--seconds must be more than 0"))
+    if not 0 < seconds <= _MOST_BENCH_SECONDS:
+        _fail(_("--seconds must be more than 0 and at most {most}").format(most=_MOST_BENCH_SECONDS))
     from chinchon.benchmark import own_figures
 
     for name, value, unit in own_figures(seconds):

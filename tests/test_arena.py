@@ -426,3 +426,47 @@ def test_cli_arena_help_gives_the_real_cap_on_actions() -> None:
     arena = group.commands["arena"]
     options = {name: param for param in arena.params for name in param.opts}
     assert f"(default: {MAX_ACTIONS})" in (getattr(options["--max-actions"], "help", None) or "")
+
+
+def test_the_json_check_creates_no_file_and_names_the_problem(tmp_path: Any) -> None:
+    from chinchon.cli import _unwritable
+
+    fresh = tmp_path / "fresh.json"
+    assert _unwritable(str(fresh)) is None
+    assert not fresh.exists()
+    assert _unwritable(str(tmp_path)) == "Is a directory"
+    assert _unwritable(str(tmp_path / "no" / "x.json")) == "No such file or directory"
+
+
+def test_a_failed_json_write_leaves_the_old_report_whole(tmp_path: Any) -> None:
+    from chinchon.cli import _write_whole
+
+    report = tmp_path / "report.json"
+    _write_whole(str(report), '{"old": true}\n')
+    with pytest.raises(UnicodeEncodeError):
+        _write_whole(str(report), '{"new": "' + "x" * 100_000 + '\ud800"}\n')
+    assert report.read_text(encoding="utf-8") == '{"old": true}\n'
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_the_arena_starts_no_more_processes_than_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    import chinchon.arena as arena_module
+
+    started: list[int] = []
+    from concurrent.futures import ProcessPoolExecutor as real
+
+    def counting(max_workers: int) -> Any:
+        started.append(max_workers)
+        return real(max_workers=max_workers)
+
+    monkeypatch.setattr(arena_module, "ProcessPoolExecutor", counting)
+    report = run_arena(ArenaConfig(("simple", "random"), boards=2, seed=1), jobs=16)
+    assert started == [2]
+    assert len(report.outcomes) == 4
+
+
+@pytest.mark.parametrize("seconds", ["inf", "nan", "0", "3601"])
+def test_bench_refuses_seconds_out_of_range(seconds: str) -> None:
+    result = cli("bench", "--seconds", seconds)
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert "--seconds must be more than 0 and at most 3600" in result.stderr
