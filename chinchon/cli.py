@@ -10,7 +10,6 @@ import errno
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -369,8 +368,10 @@ def arena(
             "json": json_file,
             "max_actions": config.max_actions,
         }
+        from chinchon.tui.storage import write_whole
+
         try:
-            _write_whole(json_file, json.dumps(report.to_dict(arguments), ensure_ascii=False, indent=2) + "\n")
+            write_whole(json_file, json.dumps(report.to_dict(arguments), ensure_ascii=False, indent=2) + "\n")
         except OSError as exc:
             _fail(_("cannot write {path}: {error}").format(path=json_file, error=exc.strerror or exc))
         console.print(for_terminal(_("Report written to {path}").format(path=json_file)), soft_wrap=True)
@@ -500,19 +501,6 @@ def _unwritable(path: str) -> str | None:
     if target.exists():
         return None if os.access(target, os.W_OK) else os.strerror(errno.EACCES)
     return None if os.access(folder, os.W_OK | os.X_OK) else os.strerror(errno.EACCES)
-
-
-def _write_whole(path: str, text: str) -> None:
-    """Write a file whole or not at all: a failed write leaves the old file as it was."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as output:
-            output.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 @app.command()

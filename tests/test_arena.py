@@ -439,12 +439,12 @@ def test_the_json_check_creates_no_file_and_names_the_problem(tmp_path: Any) -> 
 
 
 def test_a_failed_json_write_leaves_the_old_report_whole(tmp_path: Any) -> None:
-    from chinchon.cli import _write_whole
+    from chinchon.tui.storage import write_whole
 
     report = tmp_path / "report.json"
-    _write_whole(str(report), '{"old": true}\n')
+    write_whole(str(report), '{"old": true}\n')
     with pytest.raises(UnicodeEncodeError):
-        _write_whole(str(report), '{"new": "' + "x" * 100_000 + '\ud800"}\n')
+        write_whole(str(report), '{"new": "' + "x" * 100_000 + '\ud800"}\n')
     assert report.read_text(encoding="utf-8") == '{"old": true}\n'
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
 

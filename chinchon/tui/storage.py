@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ import platformdirs
 from chinchon.errors import N_, ChinchonError
 from chinchon.record import dumps, loads
 
-__all__ = ["DATA_DIR_VARIABLE", "Settings", "StorageError", "Store", "data_dir"]
+__all__ = ["DATA_DIR_VARIABLE", "Settings", "StorageError", "Store", "data_dir", "write_whole"]
 
 DATA_DIR_VARIABLE = "CHINCHON_DATA_DIR"
 """The environment variable that overrides the data directory."""
@@ -101,8 +102,8 @@ class Store:
             OSError: the files cannot be written.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
-        _write(self.settings_path, json.dumps(settings.to_dict(), indent=1) + "\n")
-        _write(self.record_path, dumps(record) + "\n")
+        write_whole(self.settings_path, json.dumps(settings.to_dict(), indent=1) + "\n")
+        write_whole(self.record_path, dumps(record) + "\n")
 
     def load(self) -> tuple[dict[str, Any], Settings] | None:
         """The saved record and settings, or ``None`` when no match was saved.
@@ -131,8 +132,18 @@ class Store:
         return loads(record_text), Settings.from_dict(settings)
 
 
-def _write(path: Path, text: str) -> None:
-    """Write a file whole or not at all."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+def write_whole(path: str | Path, text: str) -> None:
+    """Write a file whole or not at all: a failed write leaves the old file as it was, and no temporary file.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as output:
+            output.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
