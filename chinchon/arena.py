@@ -2,9 +2,12 @@
 
 A *board* is a number: the deck orders of its deals and the match's own
 random source (reshuffles of the stock) come from the arena seed and the
-board alone, never from play. Each board is played once per *seating*: the
-lineup of bots rotated over the seats, so that every bot sits in every seat
-of every board and meets the same cards as the others. Seat 0 starts.
+board alone, never from play. Each board is played once per *seating*, so
+that every bot sits in every seat of every board and meets the same cards as
+the others: the lineup rotated over the seats when it has no more bots than
+seats, and every ordered choice of bots for the seats when it has more, so
+that every pair of bots also meets in both orders (see :func:`seatings`).
+Seat 0 starts.
 
 In ``matches`` mode a board is a whole match; in ``hands`` mode it is one
 deal, and the bots are compared on their points per hand. The results are
@@ -13,6 +16,8 @@ processes or on a Dask cluster.
 
 >>> seatings(2, 2)
 [(0, 1), (1, 0)]
+>>> seatings(3, 2)
+[(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
 >>> report = run_arena(ArenaConfig(bots=("simple", "random"), boards=2, seed=1))
 >>> [(bot.label, bot.played) for bot in report.bots]
 [('simple', 4), ('random', 4)]
@@ -24,6 +29,7 @@ processes or on a Dask cluster.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import random
 import sys
@@ -60,6 +66,7 @@ from chinchon.rules import Rules
 __all__ = [
     "FORMAT",
     "MAX_ACTIONS",
+    "SCHEMES",
     "ArenaConfig",
     "ArenaError",
     "ArenaProgress",
@@ -68,6 +75,7 @@ __all__ = [
     "BotStats",
     "Failure",
     "MatchOutcome",
+    "Scheme",
     "board_decks",
     "deck_digest",
     "elo_ratings",
@@ -87,6 +95,9 @@ MAX_ACTIONS = 100_000
 """The most actions a match may take before it is stopped as unfinished (bots that never close)."""
 
 Mode = Literal["matches", "hands"]
+Scheme = Literal["auto", "rotations", "all"]
+"""How a board's seatings are chosen; see :func:`seatings`."""
+SCHEMES: tuple[Scheme, ...] = ("auto", "rotations", "all")
 BotSpec = str | Callable[[], Bot]
 """A bot of the lineup: a name for :func:`~chinchon.bots.make_bot`, or a picklable factory of bots."""
 
@@ -152,18 +163,35 @@ def elo_ratings(
 # -- the plan: boards, seatings, chance -----------------------------------------------------
 
 
-def seatings(bots: int, players: int) -> list[tuple[int, ...]]:
-    """The seatings of a board: for each rotation of the lineup, the bot (its lineup index) in each seat.
+def seatings(bots: int, players: int, scheme: Scheme = "auto") -> list[tuple[int, ...]]:
+    """The seatings of a board: in each, the bot (its lineup index) in each seat.
 
-    Rotation ``r`` puts bot ``(seat + r) % bots`` in each seat, so over the
-    rotations every bot sits in every seat exactly once.
+    ``rotations``: rotation ``r`` puts bot ``(seat + r) % bots`` in each seat,
+    so every bot sits in every seat once. With more bots than seats that
+    leaves pairs that meet in one order only, or never: with 4 bots and 2
+    seats, bot 0 never meets bot 2. ``all``: every ordering of the lineup
+    laid over the seats (every ordered choice of ``players`` bots when there
+    are more bots than seats), so every bot sits in every seat and every
+    pair of bots meets in every pair of seats equally often; it also varies
+    who sits after whom (who feeds whom), which rotations keep fixed.
+    ``auto``: rotations when there are no more bots than seats, else all.
 
-    >>> seatings(3, 2)
+    >>> seatings(3, 2, "rotations")
     [(0, 1), (1, 2), (2, 0)]
+    >>> seatings(3, 2)
+    [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
     >>> seatings(2, 4)
     [(0, 1, 0, 1), (1, 0, 1, 0)]
+    >>> len(seatings(4, 4)), len(seatings(4, 4, "all"))
+    (4, 24)
     """
-    return [tuple((seat + rotation) % bots for seat in range(players)) for rotation in range(bots)]
+    if scheme not in SCHEMES:
+        raise ArenaError(N_("seatings: expected auto, rotations or all, got {value}"), value=repr(scheme))
+    if scheme == "rotations" or (scheme == "auto" and bots <= players):
+        return [tuple((seat + rotation) % bots for seat in range(players)) for rotation in range(bots)]
+    if bots > players:
+        return list(itertools.permutations(range(bots), players))
+    return [tuple(order[seat % bots] for seat in range(players)) for order in itertools.permutations(range(bots))]
 
 
 def board_decks(rules: Rules, players: int, seed: int, board: int) -> Iterator[list[Card]]:
@@ -220,9 +248,10 @@ def _make(spec: BotSpec) -> Bot:
 class ArenaConfig:
     """What an arena plays: the lineup, seats, boards, mode, rules and seed.
 
-    ``boards`` boards are each played once per seating (one per bot of the
-    lineup), so ``boards * len(bots)`` matches in all; in ``hands`` mode each
-    is a single deal. ``rules`` is a preset name or a :class:`Rules` value.
+    ``boards`` boards are each played once per seating (see :func:`seatings`
+    and ``seating``, its scheme), so ``boards * len(seatings)`` matches in
+    all; in ``hands`` mode each is a single deal. ``rules`` is a preset name
+    or a :class:`Rules` value.
     """
 
     bots: tuple[BotSpec, ...]
@@ -232,6 +261,7 @@ class ArenaConfig:
     rules: str | Rules = "fournier"
     seed: int = 0
     max_actions: int = MAX_ACTIONS
+    seating: Scheme = "auto"
 
     @property
     def labels(self) -> list[str]:
@@ -262,12 +292,12 @@ class ArenaConfig:
     @property
     def seatings(self) -> list[tuple[int, ...]]:
         """The seatings each board is played in."""
-        return seatings(len(self.bots), self.players)
+        return seatings(len(self.bots), self.players, self.seating)
 
     @property
     def total(self) -> int:
         """How many matches (or hands) the arena plays."""
-        return self.boards * len(self.bots)
+        return self.boards * len(self.seatings)
 
     def check(self, jobs: int = 1) -> Rules:
         """Check that the arena can run (on ``jobs`` processes) and return its rules.
@@ -286,6 +316,8 @@ class ArenaConfig:
                 )
         if self.mode not in ("matches", "hands"):
             raise ArenaError(N_("mode: expected matches or hands, got {value}"), value=repr(self.mode))
+        if self.seating not in SCHEMES:
+            raise ArenaError(N_("seatings: expected auto, rotations or all, got {value}"), value=repr(self.seating))
         rules = self.resolved_rules()
         rules.decks_for(self.players)
         for spec in self.bots:
@@ -311,7 +343,9 @@ class Failure:
 class MatchOutcome:
     """One match (or hand) of a board in one seating, from the seats' side.
 
-    ``seating`` gives the bot (lineup index) in each seat; ``winners`` the
+    ``rotation`` is the index of the seating among the board's (see
+    :func:`seatings`) and ``seating`` gives the bot (lineup index) in each
+    seat; ``winners`` the
     winning seats: the match's winner, or in ``hands`` mode the seat with the
     fewest points (ties: the closer, then the lower seat); when a bot fails,
     every seat of the other bots. The per-seat tuples count the hands each
@@ -584,6 +618,8 @@ class ArenaReport:
             args += ["--rules", config.preset]
         if config.max_actions != MAX_ACTIONS:
             args += ["--max-actions", str(config.max_actions)]
+        if config.seating != "auto":
+            args += ["--seatings", config.seating]
         return [*args, "--seed", str(config.seed)]
 
     def to_dict(self, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -599,6 +635,7 @@ class ArenaReport:
             "players": config.players,
             "mode": config.mode,
             "boards": config.boards,
+            "seating": config.seating,
             "seatings": [list(s) for s in config.seatings],
             "rules": {"preset": config.preset, "options": self.rules.to_dict()},
             "max_actions": config.max_actions,

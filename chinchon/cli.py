@@ -317,6 +317,14 @@ def arena(
             "--max-actions", help="Stop a match after this many actions and report it unfinished (default: 100000)."
         ),
     ] = None,
+    seating: Annotated[
+        str,
+        typer.Option(
+            "--seatings",
+            help="How each board is seated: rotations of the lineup, all orders of the bots, or auto"
+            " (rotations, or all orders when there are more bots than seats).",
+        ),
+    ] = "auto",
     lang: LangOption = None,
 ) -> None:
     """Bots against bots on duplicate deals: every bot plays every seat of every board."""
@@ -338,6 +346,7 @@ def arena(
         rules=rules,
         seed=chosen_seed,
         max_actions=MAX_ACTIONS if max_actions is None else max_actions,
+        seating=seating,  # type: ignore[arg-type]  # checked below
     )
     try:
         config.check(jobs)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -17,10 +19,12 @@ from typer.testing import CliRunner
 from chinchon.actions import Action, Pass
 from chinchon.arena import (
     MAX_ACTIONS,
+    SCHEMES,
     ArenaConfig,
     ArenaError,
     ArenaProgress,
     ArenaReport,
+    Scheme,
     board_decks,
     deck_digest,
     elo_ratings,
@@ -134,12 +138,48 @@ def test_elo_ratings() -> None:
 # -- the plan --------------------------------------------------------------------------------
 
 
-def test_seatings_put_every_bot_in_every_seat() -> None:
-    for bots, players in [(2, 2), (3, 2), (2, 4), (4, 4), (5, 3), (2, 3)]:
-        plan = seatings(bots, players)
-        assert len(plan) == bots
-        for seat in range(players):
-            assert sorted(s[seat] for s in plan) == list(range(bots))
+SHAPES = [(2, 2), (3, 2), (4, 2), (2, 4), (4, 4), (5, 3), (2, 3), (3, 4)]
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("bots", "players"), SHAPES)
+def test_seatings_put_every_bot_in_every_seat_equally_often(bots: int, players: int, scheme: Scheme) -> None:
+    plan = seatings(bots, players, scheme)
+    assert len(set(plan)) == len(plan)
+    for seat in range(players):
+        counts = Counter(s[seat] for s in plan)
+        assert sorted(counts) == list(range(bots))
+        assert len(set(counts.values())) == 1
+
+
+BALANCED = [("all", bots, players) for bots, players in SHAPES] + [
+    ("auto", bots, players) for bots, players in SHAPES if bots > players
+]
+
+
+@pytest.mark.parametrize(("scheme", "bots", "players"), BALANCED)
+def test_every_pair_of_bots_meets_in_every_pair_of_seats(scheme: Scheme, bots: int, players: int) -> None:
+    plan = seatings(bots, players, scheme)
+    # With fewer bots than seats, seats s and s + bots hold the same bot of the lineup.
+    for first, second in itertools.permutations(range(players), 2):
+        if bots < players and first % bots == second % bots:
+            continue
+        met = Counter((s[first], s[second]) for s in plan if s[first] != s[second])
+        assert sorted(met) == list(itertools.permutations(range(bots), 2))
+        assert len(set(met.values())) == 1
+
+
+def test_seatings_schemes() -> None:
+    assert seatings(2, 2, "rotations") == seatings(2, 2, "all") == [(0, 1), (1, 0)]
+    # Rotations of four bots over two seats: bot 0 never meets bot 2.
+    assert not any({0, 2} <= set(s) for s in seatings(4, 2, "rotations"))
+    assert len(seatings(4, 2)) == 12 and seatings(4, 4) == seatings(4, 4, "rotations")
+    assert len(seatings(4, 4, "all")) == 24
+    assert seatings(3, 4, "all")[1] == (0, 2, 1, 0)
+    with pytest.raises(ArenaError, match="seatings: expected auto, rotations or all, got 'some'"):
+        seatings(2, 2, "some")  # type: ignore[arg-type]
+    with pytest.raises(ArenaError, match="seatings: expected"):
+        ArenaConfig(bots=("simple", "random"), seating="x").check()  # type: ignore[arg-type]
 
 
 def test_parse_lineup_keeps_bot_parameters_together() -> None:
@@ -382,6 +422,23 @@ def test_cli_arena_stops_long_matches_and_says_how_to_repeat(tmp_path: Any) -> N
     assert all(outcome["actions"] == 5 for outcome in document["outcomes"])
 
 
+def test_cli_arena_seatings_of_three_bots_and_their_repeat(tmp_path: Any) -> None:
+    path = tmp_path / "arena.json"
+    result = cli("arena", "--bots", "simple,random,easy", "--hands", "2", "--seed", "3", "--json", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "Arena: 12 hands; boards: 2, seatings: 6" in result.stdout
+    document = json.loads(path.read_text("utf-8"))
+    assert document["seating"] == "auto" and len(document["seatings"]) == 6
+    assert "--seatings" not in document["command"]
+    rotations = tmp_path / "rotations.json"
+    result = cli(*document["command"][1:], "--seatings", "rotations", "--json", str(rotations))
+    assert result.exit_code == 0, result.stderr
+    assert "Arena: 6 hands; boards: 2, seatings: 3" in result.stdout
+    again = json.loads(rotations.read_text("utf-8"))
+    assert again["seatings"] == [[0, 1], [1, 2], [2, 0]]
+    assert again["command"][-4:] == ["--seatings", "rotations", "--seed", "3"]
+
+
 def test_cli_arena_hands_in_spanish() -> None:
     result = cli("arena", "--bots", "simple,random", "--hands", "2", "--seed", "1", "--lang", "es")
     assert result.exit_code == 0, result.stderr
@@ -403,6 +460,7 @@ def test_cli_arena_hands_in_spanish() -> None:
         (["--bots", "simple,random", "--matches", "2", "--max-actions", "0"], "error: max_actions: expected a whole"),
         (["--bots", "simple,random", "--matches", "2", "--rules", "nowhere"], "error: unknown preset 'nowhere'"),
         (["--bots", "simple:noise=2,random", "--matches", "2"], "error: the bot parameter noise must be a number"),
+        (["--bots", "simple,random", "--matches", "2", "--seatings", "some"], "error: seatings: expected auto, rotat"),
     ],
 )
 def test_cli_arena_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
