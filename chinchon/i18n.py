@@ -263,6 +263,8 @@ _CARD_TOKEN = rf"\[?(?:{_CARD})\]?"
 # A run of cards (a hand, melds in brackets) reads left to right in any language.
 _RTL_LETTER = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _CARD_RUN = re.compile(rf"{_CARD_TOKEN}(?: +{_CARD_TOKEN})*")
+# So does a path or an address (/tmp/x.json, C:\\x.json, tcp://host:8786), less a closing colon or stop.
+_PATH = re.compile(r"(?:[^\s/\\]*[/\\])+[^\s/\\]*?(?=[:.,;!?]*(?:\s|$))")
 _LRI, _PDI = "\u2066", "\u2069"
 _MIRRORED = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "«": "»", "»": "«"}
 _OPENERS = "([{«"
@@ -273,7 +275,8 @@ def for_terminal(text: str, lang: str | None = None) -> str:
 
     For a right-to-left language (by default the current one), each line is
     put in visual order by the Unicode bidirectional algorithm, with runs of
-    cards kept left to right; other languages' text is returned unchanged.
+    cards, file paths and addresses kept left to right; other languages'
+    text is returned unchanged.
     """
     if not is_rtl(lang):
         return text
@@ -284,6 +287,9 @@ def _visual_line(line: str) -> str:
     if not _RTL_LETTER.search(line):
         return line
     isolated = _CARD_RUN.sub(lambda match: _LRI + match.group(0) + _PDI, line)
+    isolated = _PATH.sub(
+        lambda match: match.group(0) if _RTL_LETTER.search(match.group(0)) else _LRI + match.group(0) + _PDI, isolated
+    )
     # The paragraph is right to left even when it opens with a Latin name or a card.
     visual = str(get_display(isolated, base_dir="R")).replace(_LRI, "").replace(_PDI, "")
     return _mirror_reversed_pairs(visual)

@@ -278,6 +278,16 @@ def test_for_terminal_reorders_arabic_only() -> None:
     assert for_terminal("Ana سحبت 3♥") == "3♥ تبحس Ana"
 
 
+def test_for_terminal_keeps_paths_and_addresses_whole() -> None:
+    set_language("ar")
+    assert for_terminal("تعذرت كتابة /tmp/x.json: لا") == "ال :/tmp/x.json ةباتك ترذعت"
+    assert for_terminal("كُتب في /home/u/a-1.json.") == "./home/u/a-1.json يف بتُك"
+    assert for_terminal(r"قراءة C:\Users\x.json: خطأ") == r"أطخ :C:\Users\x.json ةءارق"
+    assert for_terminal("إلى tcp://host:8786: رفض") == "ضفر :tcp://host:8786 ىلإ"
+    # A slash between right-to-left words is theirs.
+    assert for_terminal("و/أو") == "وأ/و"
+
+
 def test_for_terminal_with_an_explicit_language() -> None:
     assert for_terminal("يد", lang="ar") == "دي"
     set_language("ar")
