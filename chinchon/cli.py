@@ -440,11 +440,11 @@ def play(
     from chinchon.bots import make_bot
     from chinchon.tui.app import ChinchonApp
     from chinchon.tui.session import Session
-    from chinchon.tui.storage import Settings, Store
+    from chinchon.tui.storage import MOST_SPEED, Settings, Store
 
     chosen = _setup(lang, rules)
-    if speed is not None and speed < 0:
-        _fail(_("--speed must be 0 or more seconds"))
+    if speed is not None and not 0 <= speed <= MOST_SPEED:  # NaN fails too
+        _fail(_("--speed must be from 0 to {most} seconds, not {value}").format(most=f"{MOST_SPEED:g}", value=speed))
     store = Store()
     if resume:
         try:

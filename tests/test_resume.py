@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 from pathlib import Path
 
@@ -142,14 +143,28 @@ def test_a_save_that_is_not_utf8_is_refused_naming_the_file(tmp_path: Path) -> N
         store.load()
 
 
-@pytest.mark.parametrize("seed", ["1e400", "[" * 100_000], ids=["an infinite seed", "nested too deep"])
-def test_damaged_settings_are_refused(tmp_path: Path, seed: str) -> None:
+@pytest.mark.parametrize(
+    ("seed", "speed"),
+    [("1e400", "0"), ("[" * 100_000, "0"), ("1", "NaN"), ("1", "Infinity"), ("1", "-0.5")],
+    ids=["an infinite seed", "nested too deep", "no speed", "an infinite speed", "a negative speed"],
+)
+def test_damaged_settings_are_refused(tmp_path: Path, seed: str, speed: str) -> None:
     store = _saved(tmp_path)
     store.settings_path.write_text(
-        '{"preset": "fournier", "bots": ["simple"], "seed": ' + seed + ', "human": 0, "speed": 0}', encoding="utf-8"
+        '{"preset": "fournier", "bots": ["simple"], "seed": ' + seed + ', "human": 0, "speed": ' + speed + "}",
+        encoding="utf-8",
     )
     with pytest.raises(StorageError, match="the saved settings are damaged"):
         store.load()
+
+
+@pytest.mark.parametrize("human", [2, -1])
+def test_a_save_with_the_player_in_no_seat_is_refused(tmp_path: Path, human: int) -> None:
+    store = _saved(tmp_path)
+    document = json.loads(store.settings_path.read_text("utf-8"))
+    store.settings_path.write_text(json.dumps({**document, "bots": ["simple", "simple"], "human": human}), "utf-8")
+    with pytest.raises(StorageError, match="the saved settings are damaged"):
+        Session.resume(store)
 
 
 def test_replay_of_a_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> None:

@@ -454,7 +454,9 @@ def test_resume_without_a_saved_match_is_an_error() -> None:
             ["--bots", "ismcts:iterations=abc"],
             "the bot parameter iterations must be a whole number, 1 or more, not abc",
         ),
-        (["--speed", "-1"], "--speed must be 0 or more seconds"),
+        (["--speed", "-1"], "--speed must be from 0 to 60 seconds, not -1.0"),
+        (["--speed", "inf"], "--speed must be from 0 to 60 seconds, not inf"),
+        (["--speed", "nan"], "--speed must be from 0 to 60 seconds, not nan"),
     ],
 )
 def test_play_refuses_bad_options(args: list[str], message: str) -> None:

@@ -30,7 +30,7 @@ from chinchon.game import DealResult, Match, Observation, Phase, TableMeld
 from chinchon.i18n import _, ngettext
 from chinchon.record import replay
 from chinchon.rules import Rules
-from chinchon.tui.storage import Settings, Store
+from chinchon.tui.storage import Settings, StorageError, Store
 
 __all__ = ["Session", "SessionError", "melds_text"]
 
@@ -107,6 +107,8 @@ class Session:
         match = replay(record, go_on=True)
         if match.over:
             return None
+        if not 0 <= settings.human < match.players:
+            raise StorageError(N_("the saved settings are damaged"))
         session = cls(match, settings, store)
         observation = session.observation()
         session.log.append(_("The match goes on where it was left."))

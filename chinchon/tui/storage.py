@@ -28,6 +28,8 @@ DATA_DIR_VARIABLE = "CHINCHON_DATA_DIR"
 
 RECORD_FILE = "last-match.json"
 SETTINGS_FILE = "last-match.settings.json"
+MOST_SPEED = 60.0
+"""The longest pause between the bots' moves, in seconds."""
 
 
 class StorageError(ChinchonError):
@@ -68,7 +70,7 @@ class Settings:
             StorageError: the mapping is not settings.
         """
         try:
-            return cls(
+            settings = cls(
                 preset=str(data["preset"]),
                 bots=tuple(str(bot) for bot in data["bots"]),
                 seed=int(data["seed"]),
@@ -77,6 +79,9 @@ class Settings:
             )
         except (KeyError, TypeError, ValueError, OverflowError):
             raise StorageError(N_("the saved settings are damaged")) from None
+        if not 0 <= settings.speed <= MOST_SPEED:  # NaN fails too
+            raise StorageError(N_("the saved settings are damaged"))
+        return settings
 
 
 class Store:
