@@ -5,7 +5,10 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 import random
+import stat
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -505,6 +508,22 @@ def test_a_failed_json_write_leaves_the_old_report_whole(tmp_path: Any) -> None:
         write_whole(str(report), '{"new": "' + "x" * 100_000 + '\ud800"}\n')
     assert report.read_text(encoding="utf-8") == '{"old": true}\n'
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_a_written_report_has_the_usual_permissions(tmp_path: Any) -> None:
+    from chinchon.tui.storage import write_whole
+
+    before = os.umask(0o022)
+    try:
+        report = tmp_path / "report.json"
+        write_whole(report, "{}\n")
+        assert stat.S_IMODE(report.stat().st_mode) == 0o644
+        report.chmod(0o600)
+        write_whole(report, "[]\n")
+        assert stat.S_IMODE(report.stat().st_mode) == 0o600 and report.read_text("utf-8") == "[]\n"
+    finally:
+        os.umask(before)
 
 
 def test_the_arena_starts_no_more_processes_than_boards(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -140,15 +141,21 @@ class Store:
 def write_whole(path: str | Path, text: str) -> None:
     """Write a file whole or not at all: a failed write leaves the old file as it was, and no temporary file.
 
+    A new file gets the usual permissions (the umask's); a file written again keeps its own.
+
     Raises:
         OSError: the file cannot be written.
     """
     target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    temporary = target.parent / f".{target.name}.{secrets.token_hex(8)}.tmp"
+    # os.open applies the umask, as open() would; mkstemp would make the file private (0600).
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as output:
             output.write(text)
+        if target.exists():
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
         os.replace(temporary, target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
