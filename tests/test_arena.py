@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import json
@@ -206,6 +207,16 @@ def test_board_decks_depend_on_seed_and_board_only() -> None:
     assert deck_digest(next(board_decks(rules, 2, 7, 4))) not in first
     assert deck_digest(next(board_decks(rules, 2, 8, 3))) not in first
     assert sorted(map(str, next(board_decks(rules, 2, 7, 3)))) == sorted(map(str, rules.cards(2)))
+
+
+def test_custom_rules_have_no_command_line_to_repeat_them() -> None:
+    custom = dataclasses.replace(Rules.preset("fournier"), limit=50)
+    report = run_arena(ArenaConfig(bots=("simple", "random"), boards=1, seed=2, rules=custom))
+    assert report.command() is None
+    document = report.to_dict()
+    assert document["command"] is None and document["rules"] == {"preset": None, "options": custom.to_dict()}
+    named = run_arena(ArenaConfig(bots=("simple", "random"), boards=1, seed=2, rules="clasico")).command()
+    assert named is not None and named[named.index("--rules") + 1] == "clasico"
 
 
 def test_duplicate_boards_give_every_bot_every_seat_with_the_same_cards() -> None:
