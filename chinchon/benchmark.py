@@ -25,6 +25,7 @@ from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots.ismcts import IsmctsBot
 from chinchon.cards import Card
 from chinchon.game import CLOSE, Deal, Match, Phase
+from chinchon.i18n import _
 from chinchon.melds import best_arrangement, best_discard, closing_options, loose_points
 from chinchon.rules import Rules
 
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 Figure = tuple[str, float, str]
-"""One measurement: its name, its value and its unit."""
+"""One measurement: its name, its value and its unit, in the current language."""
 
 
 def play_hand(rules: Rules, players: int, rng: random.Random) -> int:
@@ -142,7 +143,7 @@ def solver_us(
     a short warm-up.
     """
     deck = rules.cards()
-    for _ in range(200):
+    for _warm in range(200):
         function(rng.sample(deck, size), rules)
     clock = time.process_time_ns
     spent = calls = 0
@@ -200,7 +201,7 @@ def _midgame(rules: Rules, players: int, seed: int, actions: int) -> Deal:
     rng = random.Random(seed)
     while True:
         deal = Deal.new(rules, players, rng=rng)
-        for _ in range(actions):
+        for _step in range(actions):
             if deal.phase is not Phase.DRAW and deal.phase is not Phase.DISCARD:
                 break
             legal = deal.legal_actions()
@@ -261,38 +262,49 @@ def own_figures(seconds: float = 2.0) -> list[Figure]:
     rng = random.Random(2026)
     figures: list[Figure] = []
     for name, function, size in (
-        ("solver: best_arrangement, 7 cards", best_arrangement, 7),
-        ("solver: best_discard, 8 cards", best_discard, 8),
-        ("solver: closing_options, 8 cards", closing_options, 8),
-        ("solver: loose points only (loose_points), 7 cards", loose_points, 7),
+        ("best_arrangement", best_arrangement, 7),
+        ("best_discard", best_discard, 8),
+        ("closing_options", closing_options, 8),
+        ("loose_points", loose_points, 7),
     ):
-        figures.append((name, solver_us(function, size, rules, rng, seconds), "µs/hand"))
+        figures.append(
+            (
+                _("solver: {function}, {size} cards").format(function=name, size=size),
+                solver_us(function, size, rules, rng, seconds),
+                _("µs/hand"),
+            )
+        )
+    hands_unit, actions_unit = _("hands/s"), _("actions/s")
     for players in (2, 4):
-        hands, actions, _ = rate(seconds, partial(play_hand, rules, players, rng))
-        figures.append((f"random play, {players} players (legal_actions/apply)", hands, "hands/s"))
-        figures.append((f"random play, {players} players (legal_actions/apply)", actions, "actions/s"))
-    hands, actions, _ = rate(seconds, lambda: play_hand_fast(rules, 2, rng))
-    figures.append(("random play, 2 players (moves/play)", hands, "hands/s"))
-    figures.append(("random play, 2 players (moves/play)", actions, "actions/s"))
-    hands, actions, _ = rate(seconds, partial(loop_floor, rng))
-    floor = f"loop floor: the public-API loop, a do-nothing deal, {RANDOM_HAND_ACTIONS} actions a hand"
-    figures.append((floor, hands, "hands/s"))
-    figures.append((floor, actions, "actions/s"))
+        hands, actions, _count = rate(seconds, partial(play_hand, rules, players, rng))
+        label = _("random play, {players} players ({api})").format(players=players, api="legal_actions/apply")
+        figures += [(label, hands, hands_unit), (label, actions, actions_unit)]
+    hands, actions, _count = rate(seconds, lambda: play_hand_fast(rules, 2, rng))
+    label = _("random play, {players} players ({api})").format(players=2, api="moves/play")
+    figures += [(label, hands, hands_unit), (label, actions, actions_unit)]
+    hands, actions, _count = rate(seconds, partial(loop_floor, rng))
+    floor = _("loop floor: the public-API loop, a do-nothing deal, {actions} actions a hand").format(
+        actions=RANDOM_HAND_ACTIONS
+    )
+    figures += [(floor, hands, hands_unit), (floor, actions, actions_unit)]
     seeds = iter(range(1 << 62))
-    matches, _, _ = rate(seconds, lambda: play_match(rules, 2, rng, next(seeds)))
-    figures.append(("random play, 2-player matches", matches, "matches/s"))
+    matches, _per_second, _runs = rate(seconds, lambda: play_match(rules, 2, rng, next(seeds)))
+    figures.append((_("random play, 2-player matches"), matches, _("matches/s")))
     deal = _midgame(rules, 2, 2026, 40)
     for history in (True, False):
 
         def copy(history: bool = history) -> int:
-            for _ in range(100):
+            for _copy in range(100):
                 deal.copy(history)
             return 100
 
-        _, copies, _ = rate(seconds, copy)
-        label = "Deal.copy()" if history else "Deal.copy(history=False)"
-        figures.append((f"{label}, 2 players, 40 actions in", copies, "copies/s"))
-        figures.append((f"{label}, 2 players, 40 actions in", copy_bytes(deal, history), "bytes/copy"))
-    iterations, _ = ismcts_rate(seconds)
-    figures.append(("ismcts search (300 iterations, 2 players)", iterations, "iterations/s"))
+        _hands, copies, _count = rate(seconds, copy)
+        call = "Deal.copy()" if history else "Deal.copy(history=False)"
+        label = _("{call}, 2 players, {actions} actions in").format(call=call, actions=40)
+        figures.append((label, copies, _("copies/s")))
+        figures.append((label, copy_bytes(deal, history), _("bytes/copy")))
+    iterations, _searches = ismcts_rate(seconds)
+    figures.append(
+        (_("ismcts search ({iterations} iterations, 2 players)").format(iterations=300), iterations, _("iterations/s"))
+    )
     return figures

@@ -524,15 +524,15 @@ def bench(
     from chinchon.benchmark import own_figures
 
     for name, value, unit in own_figures(seconds):
-        typer.echo(f"{name:48} {value:12,.2f} {unit}")
+        typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
     try:
         from chinchon.env import env_steps_per_second
     except ImportError:
         typer.echo(_("environment steps: install the rl extra (pip install 'chinchon[rl]') to measure them"))
         return
     for players in (2, 4):
-        name = f"environment steps, {players} players (random masked)"
-        typer.echo(f"{name:48} {env_steps_per_second(players, seconds):12,.2f} steps/s")
+        name = _("environment steps, {players} players (random masked)").format(players=players)
+        typer.echo(for_terminal(f"{name:48} {env_steps_per_second(players, seconds):12,.2f} {_('steps/s')}"))
 
 
 def main() -> None:

@@ -558,3 +558,12 @@ def test_bench_refuses_seconds_out_of_range(seconds: str) -> None:
     result = cli("bench", "--seconds", seconds)
     assert result.exit_code == EXIT_BAD_INPUT
     assert "--seconds must be more than 0 and at most 3600" in result.stderr
+
+
+def test_bench_names_its_figures_in_the_chosen_language() -> None:
+    result = cli("bench", "--seconds", "0.01", "--lang", "es")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("solucionador: best_arrangement, 7 cartas") and "µs/mano" in line for line in lines)
+    assert any(line.startswith("búsqueda ismcts (300 iteraciones") for line in lines)
+    assert not any("players" in line or "hands/s" in line for line in lines)
