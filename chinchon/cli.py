@@ -337,6 +337,9 @@ def arena(
         _fail(_("give either --matches N or --hands N"))
     if not bots:
         _fail(_("give the bots with --bots, e.g. --bots greedy,simple"))
+    for option, value in (("--matches", matches), ("--hands", hands), ("--jobs", jobs), ("--max-actions", max_actions)):
+        if value is not None and value < 1:
+            _fail(_("{option}: expected a whole number of at least 1, got {value}").format(option=option, value=value))
     chosen_seed = seed if seed is not None else secrets.randbelow(2**32)
     config = ArenaConfig(
         bots=tuple(parse_lineup(bots)),

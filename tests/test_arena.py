@@ -469,11 +469,15 @@ def test_cli_arena_hands_in_spanish() -> None:
         (["--bots", "simple,random"], "error: give either --matches N or --hands N"),
         (["--matches", "2"], "error: give the bots with --bots"),
         (["--bots", "simple", "--matches", "2"], "error: an arena needs at least two bots, got 1"),
-        (["--bots", "simple,random", "--matches", "0"], "error: boards: expected a whole number of at least 1"),
-        (["--bots", "simple,random", "--matches", "2", "--jobs", "0"], "error: jobs: expected a whole number"),
-        (["--bots", "simple,random", "--matches", "2", "--max-actions", "0"], "error: max_actions: expected a whole"),
+        (
+            ["--bots", "simple,random", "--matches", "0"],
+            "error: --matches: expected a whole number of at least 1, got 0",
+        ),
+        (["--bots", "simple,random", "--matches", "2", "--jobs", "0"], "error: --jobs: expected a whole number"),
+        (["--bots", "simple,random", "--matches", "2", "--max-actions", "0"], "error: --max-actions: expected a whole"),
         (["--bots", "simple,random", "--matches", "2", "--rules", "nowhere"], "error: unknown preset 'nowhere'"),
         (["--bots", "simple:noise=2,random", "--matches", "2"], "error: the bot parameter noise must be a number"),
+        (["--bots", "simple,random", "--hands", "-3"], "error: --hands: expected a whole number of at least 1, got -3"),
         (["--bots", "simple,random", "--matches", "2", "--seatings", "some"], "error: seatings: expected auto, rotat"),
     ],
 )
