@@ -586,3 +586,71 @@ def test_snapshot_help_in_arabic(snap_compare: Any) -> None:
         await press(pilot, "question_mark")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
+
+
+# -- what the player is helped with and told ------------------------------------------------------
+
+
+def _showdown_after_a_close(bot1: str) -> Session:
+    """Bot 2 closes at once; Ana (seat 0) then shows first, and Bot 1 holds ``bot1``."""
+    from chinchon.game import Match
+
+    rules = Rules()
+    ana, closer = cards("J♥ J♠ J♦ J♣ Q♥ A♠ 2♠"), cards("4♥ 5♥ 6♥ K♦ K♠ K♣ A♣")
+    deck = stack_deck(rules, [closer, ana, cards(bot1)], discard=Card.parse("3♦"), stock=cards("2♣"))
+    match = Match(["Ana", "Bot 1", "Bot 2"], rules, 1, first=2, decks=[deck])
+    match.apply(Draw("stock"), seat=2)
+    match.apply(Close(Card.parse("2♣"), (tuple(cards("4♥ 5♥ 6♥")), tuple(cards("K♦ K♠ K♣")))), seat=2)
+    return Session(match, Settings(preset="fournier", bots=("simple", "simple"), seed=1, speed=0))
+
+
+def test_the_showdown_helper_reads_only_the_players_observation() -> None:
+    # Whether Bot 1 holds 7♥ (which would take J♥ after it) is hidden from Ana: her two observations are equal.
+    holding = _showdown_after_a_close("7♥ 2♦ 3♠ 5♣ 6♠ Q♦ Q♠")
+    not_holding = _showdown_after_a_close("7♣ 2♦ 3♠ 5♣ 6♠ Q♦ Q♠")
+    assert holding.observation() == not_holding.observation() and holding.human_to_move()
+    # The engine's own search reads every hand, and so tells them apart.
+    assert holding.match.best_showdown_action() != not_holding.match.best_showdown_action()
+    choice = holding.helper_choice()
+    assert choice == not_holding.helper_choice() == Show((tuple(cards("J♦ J♥ J♠ J♣")),))
+
+
+def test_a_failed_save_stays_in_view_and_the_quit_box_says_so(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", "utf-8")
+    session = session_for("clasico", [CLASICO_1, CLASICO_2], store=Store(blocker))
+    assert session.save_error is not None and "cannot write" in session.save_error
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s", "1")  # draw, then pick a card: its hint used to hide the error
+        assert "cannot write" in screen_text(app)
+        await press(pilot, "q")
+        assert isinstance(app.screen, QuitScreen)
+        text = screen_text(app)
+        assert "The match could not be saved" in text and "is saved" not in text
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("size", [(60, 16), (60, 20)])
+def test_a_small_screen_keeps_the_hand_and_the_boxes_in_view(size: tuple[int, int]) -> None:
+    from chinchon.tui.app import CardView
+
+    width, height = size
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await press(pilot, "d")  # eight cards in hand, and a close to choose
+            shown = [view for view in app.screen.query(CardView) if view.display]
+            assert len(shown) == 8 and all(view.region.right <= width for view in shown)
+            await press(pilot, "c")
+            assert isinstance(app.screen, ChoiceScreen)
+            box, keys = app.screen.query_one("#box"), app.screen.query_one("#keys")
+            assert box.region.x >= 0 and box.region.y >= 0
+            assert box.region.right <= width and box.region.bottom <= height
+            assert box.region.contains_region(keys.region)
+
+    asyncio.run(main())

@@ -123,7 +123,6 @@ class CardView(Static):
         text-style: bold reverse;
     }
     CardView.-absent { display: none; }
-    .-tight CardView { margin-right: 0; }
     """
 
     def __init__(self, index: int) -> None:
@@ -219,6 +218,7 @@ class TableScreen(Screen[None]):
     #melds { height: auto; max-height: 5; padding: 0 1; border-top: solid $foreground 30%; }
     #melds.-empty { display: none; }
     #hand { height: 3; padding: 0 1; }
+    #hand.-tight CardView { margin-right: 0; }
     #hint.-close { text-style: bold reverse; }
     #prompt.-error { text-style: bold; color: $error; }
     #keys { background: $primary-background; }
@@ -268,14 +268,23 @@ class TableScreen(Screen[None]):
             yield LogView()
         yield Static(id="melds")
         yield Static(id="hand-label", classes="text")
-        with Horizontal(id="hand", classes="-tight" if self.card_slots > 9 else ""):
+        with Horizontal(id="hand"):
             for index in range(self.card_slots):
                 yield CardView(index)
         yield Static(id="prompt", classes="text")
         yield Static(id="hint", classes="text")
         yield Static(id="keys", classes="text")
 
+    def _fit_hand(self) -> None:
+        # Cards lose the gap between them when a gap each would push the last ones off the screen.
+        tight = self.card_slots > 9 or 8 * self.card_slots > self.size.width
+        self.query_one("#hand", Horizontal).set_class(tight, "-tight")
+
+    def on_resize(self) -> None:
+        self._fit_hand()
+
     def on_mount(self) -> None:
+        self._fit_hand()
         self.set_class(is_rtl(), "-rtl")
         if is_rtl():
             for widget in (self.query_one("#opponents"), self.query_one("#totals"), self.query_one("#melds")):
@@ -291,7 +300,7 @@ class TableScreen(Screen[None]):
         if cards != self.card_slots:
             self.card_slots = cards
             hand = self.query_one("#hand", Horizontal)
-            hand.set_class(cards > 9, "-tight")
+            self._fit_hand()
             hand.remove_children()
             hand.mount_all([CardView(index) for index in range(cards)])
 
@@ -515,6 +524,8 @@ class TableScreen(Screen[None]):
                 "★ You can close! Press c to choose how ({count} ways).",
                 len(closes),
             ).format(count=len(closes))
+        elif self.game.session.save_error:
+            text = self.game.session.save_error
         elif turn and obs.phase is Phase.DISCARD and self.picked is not None:
             rest = _loose_after(hand, [self.picked])
             points = arrangement_of(rest, rules).points
@@ -523,8 +534,6 @@ class TableScreen(Screen[None]):
                 "Discarding {card} leaves {points} loose points.",
                 points,
             ).format(card=self.picked, points=points)
-        elif self.game.session.save_error:
-            text = self.game.session.save_error
         else:
             text = ""
         hint.update(line(text))
@@ -726,7 +735,7 @@ class ChinchonApp(App[None]):
                 self._ask_reentry(obs)
             elif obs.phase is Phase.SHOWDOWN:
                 if self._auto_deal == obs.deal_number:
-                    self.human_play(session.engine_choice())
+                    self.human_play(session.helper_choice())
                 elif not self._choice_put_away:
                     self.open_showdown_choice()
             return
@@ -1064,7 +1073,11 @@ class ChinchonApp(App[None]):
             else:
                 self._schedule_advance()
 
-        body = [paragraph(_("The match is saved: chinchon play --resume continues it."))]
+        error = self.session.save_error
+        if error:
+            body = [paragraph(_("The match could not be saved ({error}): quitting now loses it.").format(error=error))]
+        else:
+            body = [paragraph(_("The match is saved: chinchon play --resume continues it."))]
         self.push_screen(
             QuitScreen(_("Quit the game?"), body, [("y", pgettext("key", "quit")), ("n", pgettext("key", "back"))]),
             answered,

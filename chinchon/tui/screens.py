@@ -72,6 +72,7 @@ class Dialog(ModalScreen[T]):
     }
     Dialog #box {
         width: 78;
+        max-width: 100%;
         height: auto;
         max-height: 22;
         border: round $accent;
@@ -120,9 +121,30 @@ class Dialog(ModalScreen[T]):
                 yield Static(part)
 
     def on_mount(self) -> None:
+        self._fit()
+        self.call_after_refresh(self._fit)
         if is_rtl():
             for widget in self.query(Static):
                 widget.styles.text_align = "right"
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        # Below 24 rows the box takes the whole height and its body gives up rows first, so that
+        # the title, the options and the keys stay in view.
+        rows = self.size.height
+        box, body, lists = self.query_one("#box"), self.query_one("#body"), self.query(OptionList)
+        small = rows < 24
+        inner = max(3, rows - 5)
+        box.styles.max_height = rows if small else 22
+        # The rows the box's content asks for are known once it has been laid out (hence the second call).
+        wanted = 5 + body.virtual_size.height + sum(options.virtual_size.height for options in lists)
+        box.styles.height = min(rows, wanted) if small and lists else "auto"
+        body.styles.max_height = (inner // 2 if lists else inner) if small else 17
+        for options in lists:
+            options.styles.height = "1fr" if small else "auto"
+            options.styles.max_height = None if small else 12
 
 
 class InfoScreen(Dialog[None]):

@@ -62,6 +62,7 @@ class Session:
         self.human = settings.human
         self.bots: dict[int, Bot] = {seat: make_bot(spec) for seat, spec in zip(others, settings.bots, strict=True)}
         self.store = store
+        self._helper: Bot | None = None
         self.log: list[str] = []
         self.save_error: str | None = None
         finished = self.finished_deals()
@@ -167,9 +168,15 @@ class Session:
         rng = random.Random(f"{self.settings.seed}:{len(self.match.events)}")
         return self.bots[seat].choose(observation, list(observation.legal_actions), rng)
 
-    def engine_choice(self) -> Action:
-        """The engine's showdown decision for the seat to act: what leaves it the fewest loose points."""
-        return self.match.best_showdown_action()
+    def helper_choice(self) -> Action:
+        """A showdown decision for the player, made as ``greedy`` makes it from the player's observation alone.
+
+        Not the engine's :meth:`~chinchon.game.Match.best_showdown_action`: that one reads every hand.
+        """
+        if self._helper is None:
+            self._helper = make_bot("greedy")
+        observation = self.observation()
+        return self._helper.choose(observation, list(observation.legal_actions), random.Random(0))
 
     def play(self, action: Action, seat: int) -> None:
         """Apply an action of ``seat``, log what happened, and save the match.
