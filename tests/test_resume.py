@@ -6,6 +6,7 @@ import copy
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -155,6 +156,31 @@ def test_damaged_settings_are_refused(tmp_path: Path, seed: str, speed: str) -> 
         encoding="utf-8",
     )
     with pytest.raises(StorageError, match="the saved settings are damaged"):
+        store.load()
+
+
+def test_a_save_directory_that_cannot_be_searched_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = _saved(tmp_path)
+    real_stat, real_open = Path.stat, Path.open
+
+    def refused(path: Path) -> bool:
+        return path.parent == tmp_path
+
+    def stat(path: Path, **options: Any) -> Any:
+        if refused(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_stat(path, **options)
+
+    def open_(path: Path, *args: Any, **options: Any) -> Any:
+        if refused(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **options)
+
+    monkeypatch.setattr(Path, "stat", stat)
+    monkeypatch.setattr(Path, "open", open_)
+    with pytest.raises(StorageError, match=f"cannot read {store.record_path}: Permission denied"):
         store.load()
 
 

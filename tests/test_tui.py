@@ -654,3 +654,17 @@ def test_a_small_screen_keeps_the_hand_and_the_boxes_in_view(size: tuple[int, in
             assert box.region.contains_region(keys.region)
 
     asyncio.run(main())
+
+
+def test_bot_levels_are_named_in_the_players_language() -> None:
+    set_language("es")
+    settings = Settings(preset="fournier", bots=("easy", "ismcts:iterations=5"), seed=3, speed=0)
+    session = Session.start(settings, ["Ana", "Bot 1", "Bot 2"], Rules(), Store(), first=0)
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        text = screen_text(app)
+        assert "Bot 1 (fácil)" in text and "Bot 2 (ismcts:iterations=5)" in text
+        assert "(easy)" not in text
+
+    run(app, script)

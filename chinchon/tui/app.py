@@ -99,6 +99,17 @@ def all_keys() -> list[tuple[str, str]]:
     ]
 
 
+def _level_name(name: str) -> str:
+    """A bot's name for the player: the levels in the player's language, other bots as they were given."""
+    levels = {
+        "easy": pgettext("bot level", "easy"),
+        "medium": pgettext("bot level", "medium"),
+        "hard": pgettext("bot level", "hard"),
+        "expert": pgettext("bot level", "expert"),
+    }
+    return levels.get(name, name)
+
+
 # -- the widgets of the table -------------------------------------------------------------
 
 
@@ -369,7 +380,7 @@ class TableScreen(Screen[None]):
             if seat == session.human:
                 continue
             name = session.names[seat]
-            bot = session.bots[seat].name
+            bot = _level_name(session.bots[seat].name)
             marker = " "
             if obs.to_move == seat and not obs.match_over:
                 marker = "◀" if is_rtl() else "▶"

@@ -53,7 +53,7 @@ class Session:
         others = [seat for seat in range(match.players) if seat != settings.human]
         if len(settings.bots) != len(others):
             raise SessionError(
-                N_("give one bot for each of the {count} opponents, not {given}"),
+                N_("expected one bot per opponent (opponents: {count}, bots: {given})"),
                 count=len(others),
                 given=len(settings.bots),
             )

@@ -118,12 +118,12 @@ class Store:
             StorageError: the files cannot be read.
             RecordError: the record is not JSON.
         """
-        if not self.record_path.exists() or not self.settings_path.exists():
-            return None
         texts = []
         for path in (self.record_path, self.settings_path):
             try:
                 texts.append(path.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                return None
             except OSError as error:
                 raise StorageError(
                     N_("cannot read {file}: {error}"), file=path, error=error.strerror or error
