@@ -668,3 +668,30 @@ def test_bot_levels_are_named_in_the_players_language() -> None:
         assert "(easy)" not in text
 
     run(app, script)
+
+
+def test_arrows_walk_past_a_card_held_twice() -> None:
+    from chinchon.tui.app import CardView
+
+    rules = Rules.preset("polaco")
+    hands = [cards("A♦ 7♠ 7♠ J♠ 3♣ 5♣ K♣"), cards("2♦"), cards("3♦"), cards("4♦"), cards("5♦")]
+    deck = stack_deck(rules, hands, discard=Card.parse("6♦"), stock=cards("Q♥"), decks=2)
+    settings = Settings(preset="polaco", bots=("simple",) * 4, seed=1, speed=0)
+    names = ["Ana", "Bot 1", "Bot 2", "Bot 3", "Bot 4"]
+    session = Session.start(settings, names, rules, Store(), first=0, decks=[deck])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s", "1")
+        table = app.table
+        assert table.shown.count(Card.parse("7♠")) == 2
+        places = []
+        for _ in range(len(table.shown) + 1):
+            places.append([view.index for view in app.screen.query(CardView) if view.has_class("-picked")])
+            await press(pilot, "right")
+        assert places == [[place % len(table.shown)] for place in range(len(table.shown) + 1)]
+        # The picked copy moves one place, and the highlight goes with it.
+        await press(pilot, "3", "shift+right")
+        assert [view.index for view in app.screen.query(CardView) if view.has_class("-picked")] == [3]
+
+    run(app, script)

@@ -256,6 +256,8 @@ class TableScreen(Screen[None]):
         self.sort = "suit"
         self.own: list[Card] = []
         self.picked: Card | None = None
+        # Where the picked card is: with two decks the hand can hold it twice.
+        self.picked_place: int | None = None
         self.new_card: Card | None = None
         self.message: str | None = None
         self.shown: list[Card] = []
@@ -306,6 +308,7 @@ class TableScreen(Screen[None]):
         """Start afresh for a new match."""
         self.own = []
         self.picked = None
+        self.picked_place = None
         self.new_card = None
         self.message = None
         if cards != self.card_slots:
@@ -357,6 +360,7 @@ class TableScreen(Screen[None]):
         self.shown = hand
         if self.picked is not None and self.picked not in hand:
             self.picked = None
+            self.picked_place = None
         if self.new_card is not None and (self.new_card not in hand or obs.phase is not Phase.DISCARD):
             self.new_card = None
         self._hand(hand, rules, obs)
@@ -466,7 +470,7 @@ class TableScreen(Screen[None]):
                         used[i] = True
                         meld_of[i] = number
                         break
-        picked_index = hand.index(self.picked) if self.picked is not None else -1
+        picked_index = self._picked_place()
         for view in self.query(CardView):
             index = view.index
             if index >= len(hand):
@@ -576,10 +580,20 @@ class TableScreen(Screen[None]):
         self.message = message
         self.refresh_view()
 
+    def _picked_place(self) -> int:
+        """The place of the picked card in the hand as shown, or -1."""
+        if self.picked is None or self.picked not in self.shown:
+            return -1
+        place = self.picked_place
+        if place is not None and 0 <= place < len(self.shown) and self.shown[place] == self.picked:
+            return place
+        return self.shown.index(self.picked)
+
     def action_pick(self, index: int) -> None:
         """Pick the card at this place of the hand."""
         if 0 <= index < len(self.shown):
             self.picked = self.shown[index]
+            self.picked_place = index
             self.message = None
             self.refresh_view()
 
@@ -587,22 +601,22 @@ class TableScreen(Screen[None]):
         """Pick the card beside the picked one."""
         if not self.shown:
             return
-        if self.picked is None or self.picked not in self.shown:
-            index = 0 if step > 0 else len(self.shown) - 1
-        else:
-            index = (self.shown.index(self.picked) + step) % len(self.shown)
-        self.action_pick(index)
+        place = self._picked_place()
+        if place < 0:
+            place = -1 if step > 0 else len(self.shown)
+        self.action_pick((place + step) % len(self.shown))
 
     def action_shift(self, step: int) -> None:
         """Move the picked card one place: the hand keeps the player's own order from then on."""
-        if self.picked is None or self.picked not in self.shown:
+        index = self._picked_place()
+        if index < 0:
             self._say(_("Pick a card first (1-9 or ← →)."))
             return
         order = list(self.shown)
-        index = order.index(self.picked)
         target = index + step
         if 0 <= target < len(order):
             order[index], order[target] = order[target], order[index]
+            self.picked_place = target
         self.own = order
         self.sort = "own"
         self.message = None
@@ -610,7 +624,7 @@ class TableScreen(Screen[None]):
 
     def click_card(self, index: int) -> None:
         """A click on a card: pick it, or discard it when it is already picked."""
-        if 0 <= index < len(self.shown) and self.shown[index] == self.picked:
+        if 0 <= index < len(self.shown) and index == self._picked_place():
             obs = self.game.session.observation()
             if self.game.session.human_to_move() and obs.phase is Phase.DISCARD:
                 self.action_act()
@@ -626,6 +640,7 @@ class TableScreen(Screen[None]):
         drawn = Counter(self.game.session.observation().hand) - Counter(before)
         if len(drawn) == 1:
             self.new_card = self.picked = next(iter(drawn))
+            self.picked_place = None
             self.refresh_view()
 
     def action_act(self) -> None:
