@@ -695,3 +695,29 @@ def test_arrows_walk_past_a_card_held_twice() -> None:
         assert [view.index for view in app.screen.query(CardView) if view.has_class("-picked")] == [3]
 
     run(app, script)
+
+
+def test_a_deciding_deal_shows_both_players_in_play() -> None:
+    deal = stack_deck(
+        FOURNIER,
+        [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♣"), cards("K♦ K♠ K♣ Q♦ Q♠ Q♣ A♦")],
+        discard=Card.parse("2♣"),
+        stock=cards("J♥"),
+    )
+    session = session_for("fournier", [deal], scores=[100, 100])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s")
+        closes = [a for a in session.observation().legal_actions if isinstance(a, Close)]
+        choice = next(i for i, a in enumerate(closes) if a.discard == Card.parse("J♥"))
+        await press(pilot, "c", key_of(choice))
+        assert session.match.scores == [101, 101] and not session.match.active
+        await press(pilot, "enter")  # the results; both went out with 101, so a deciding deal follows
+        assert isinstance(app.screen, type(app.table)) and not session.match.over
+        text = screen_text(app)
+        assert "Bot 1 (simple) · 7 cards · total 101" in text
+        assert "101 out" not in text and "· out ·" not in text  # the totals and the opponent's line
+        assert "Tied at 101: Ana, Bot 1 play a deciding deal" in session.log
+
+    run(app, script)

@@ -99,6 +99,13 @@ def all_keys() -> list[tuple[str, str]]:
     ]
 
 
+def _in_play(obs: Observation, seat: int) -> bool:
+    """Whether a seat is still in the match: in, asked to re-enter, or playing a deciding deal."""
+    if seat in obs.active or seat in obs.reentry_pending:
+        return True
+    return not obs.active and seat in obs.seats and obs.phase is not Phase.OVER and not obs.match_over
+
+
 def _level_name(name: str) -> str:
     """A bot's name for the player: the levels in the player's language, other bots as they were given."""
     levels = {
@@ -388,7 +395,7 @@ class TableScreen(Screen[None]):
             marker = " "
             if obs.to_move == seat and not obs.match_over:
                 marker = "◀" if is_rtl() else "▶"
-            if seat not in obs.active and seat not in obs.reentry_pending:
+            if not _in_play(obs, seat):
                 parts = [f"{name} ({bot})", _("out"), _("total {total}").format(total=obs.scores[seat])]
             else:
                 parts = [
@@ -434,7 +441,7 @@ class TableScreen(Screen[None]):
         rows = [_("Totals (limit {limit})").format(limit=obs.rules.limit)]
         width = max(len(name) for name in session.names)
         for seat, name in enumerate(session.names):
-            out = "" if seat in obs.active or seat in obs.reentry_pending else " " + _("out")
+            out = "" if _in_play(obs, seat) else " " + _("out")
             rows.append(f"{fit(name, 16):<{min(width, 16)}} {obs.scores[seat]:>4}{out}")
         return Text("\n".join(visual(row) for row in rows))
 
@@ -984,7 +991,7 @@ class ChinchonApp(App[None]):
         played = [session.match.deals[n - 1].observation(session.human) for n in numbers]
         headers = [_("Player"), *(str(n) for n in numbers), _("Total")]
         rules = obs.rules
-        out_of_match = [s for s in range(obs.players) if s not in obs.active and s not in obs.reentry_pending]
+        out_of_match = [s for s in range(obs.players) if not _in_play(obs, s)]
         order = sorted(range(obs.players), key=lambda seat: (obs.scores[seat], seat))
         rows: list[list[str]] = []
         limit_drawn = False

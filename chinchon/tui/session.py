@@ -224,6 +224,14 @@ class Session:
     def _log_deal_start(self, observation: Observation) -> None:
         if observation.phase is Phase.OVER or observation.match_over:
             return
+        if not observation.active:
+            # Everyone went out in the same deal: the lowest totals play on to decide the match.
+            self.log.append(
+                _("Tied at {total}: {names} play a deciding deal").format(
+                    total=observation.scores[observation.seats[0]],
+                    names=", ".join(self.names[seat] for seat in sorted(observation.seats)),
+                )
+            )
         if observation.first == self.human:
             self.log.append(_("Deal {number}: you play first").format(number=observation.deal_number))
             return
