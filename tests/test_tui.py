@@ -721,3 +721,24 @@ def test_a_deciding_deal_shows_both_players_in_play() -> None:
         assert "Tied at 101: Ana, Bot 1 play a deciding deal" in session.log
 
     run(app, script)
+
+
+def test_quitting_on_a_deals_results_shows_them_again_on_resume() -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "d", "enter", "s", "c", "1")
+        assert isinstance(app.screen, InfoScreen) and session.observation().deal_number == 2
+        await press(pilot, "q", "y")
+
+    run(app, script)
+    resumed = Session.resume(Store())
+    assert resumed is not None and not resumed.observation().history
+    again = ChinchonApp(resumed)
+
+    async def after(pilot: Pilot[Any]) -> None:
+        assert isinstance(again.screen, InfoScreen)
+        assert "Deal 1 is over" in screen_text(again)
+
+    run(again, after)

@@ -66,8 +66,11 @@ class Session:
         self.log: list[str] = []
         self.save_error: str | None = None
         finished = self.finished_deals()
-        # A match saved while the last deal's re-entries were open shows that deal's result again.
-        self.results_seen = finished - 1 if self.observation().phase is Phase.OVER else finished
+        observation = self.observation()
+        # A match saved while the last deal's results were open (its re-entries asked, or the next
+        # deal not begun) shows that deal's results again.
+        again = observation.phase is Phase.OVER or (finished > 0 and not observation.history)
+        self.results_seen = finished - 1 if again else finished
 
     # -- making and resuming ----------------------------------------------------------
 
