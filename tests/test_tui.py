@@ -742,3 +742,16 @@ def test_quitting_on_a_deals_results_shows_them_again_on_resume() -> None:
         assert "Deal 1 is over" in screen_text(again)
 
     run(again, after)
+
+
+def test_the_pot_is_shown_where_the_rules_have_stakes() -> None:
+    for preset, pot in (("polaco", "Pot 3 stakes"), ("fournier", None)):
+        rules = Rules.preset(preset)
+        settings = Settings(preset=preset, bots=("simple", "simple"), seed=2, speed=0)
+        app = ChinchonApp(Session.start(settings, ["Ana", "Bot 1", "Bot 2"], rules, Store(), first=0))
+
+        async def script(pilot: Pilot[Any], app: ChinchonApp = app, pot: str | None = pot) -> None:
+            top = screen_text(app).splitlines()[0]
+            assert (pot in top) if pot else ("Pot" not in top)
+
+        run(app, script)

@@ -382,6 +382,8 @@ class TableScreen(Screen[None]):
             _("Deal {number}").format(number=obs.deal_number),
             _("Limit {limit}").format(limit=obs.rules.limit),
         ]
+        if obs.rules.stake:
+            parts.append(ngettext("Pot {count} stake", "Pot {count} stakes", obs.pot).format(count=obs.pot))
         return line(joined(parts), "bold", laid_out=True)
 
     def _opponents(self, obs: Observation) -> Text:
@@ -1032,6 +1034,14 @@ class ChinchonApp(App[None]):
         else:
             title = _("{name} wins the match!").format(name=session.names[winner])
         body: list[RenderableType] = [self.score_sheet(obs, session.finished_deals())]
+        if obs.rules.stake and winner is not None:
+            takes = self.session.you_or(
+                winner,
+                ngettext("You take the pot: {count} stake.", "You take the pot: {count} stakes.", obs.pot),
+                ngettext("{name} takes the pot: {count} stake.", "{name} takes the pot: {count} stakes.", obs.pot),
+                count=obs.pot,
+            )
+            body.append(paragraph(takes))
 
         def answered(again: bool | None) -> None:
             if again:

@@ -203,7 +203,7 @@ class Session:
         if after.deal_number != before.deal_number:
             self._log_deal_start(after)
         if after.match_over and after.winner is not None:
-            self.log.append(self._you_or(after.winner, _("You win the match!"), _("{name} wins the match!")))
+            self.log.append(self.you_or(after.winner, _("You win the match!"), _("{name} wins the match!")))
         self.save()
 
     def save(self) -> None:
@@ -220,7 +220,8 @@ class Session:
 
     # -- the log ------------------------------------------------------------------------
 
-    def _you_or(self, seat: int, you: str, other: str, **params: Any) -> str:
+    def you_or(self, seat: int, you: str, other: str, **params: Any) -> str:
+        """``you`` when ``seat`` is the player's, else ``other`` with the seat's name, filled in."""
         template = you if seat == self.human else other
         return template.format(name=self.names[seat], **params)
 
@@ -252,14 +253,14 @@ class Session:
                 return _("You drew {card} from the stock").format(card=" ".join(map(str, drawn.elements())))
             return _("{name} drew from the stock").format(name=self.names[seat])
         if text == "draw discard":
-            return self._you_or(
+            return self.you_or(
                 seat,
                 _("You took {card} from the discard pile"),
                 _("{name} took {card} from the discard pile"),
                 card=before.top_discard,
             )
         if verb == "discard":
-            return self._you_or(seat, _("You discarded {card}"), _("{name} discarded {card}"), card=rest)
+            return self.you_or(seat, _("You discarded {card}"), _("{name} discarded {card}"), card=rest)
         if verb == "close":
             melds = melds_text([parse_cards(group) for group in _MELD.findall(rest)]) or "—"
             if seat == self.human:
@@ -269,14 +270,14 @@ class Session:
         if verb == "show":
             groups = [parse_cards(group) for group in _MELD.findall(rest)]
             if not groups:
-                return self._you_or(seat, _("You showed no melds"), _("{name} showed no melds"))
-            return self._you_or(seat, _("You showed {melds}"), _("{name} showed {melds}"), melds=melds_text(groups))
+                return self.you_or(seat, _("You showed no melds"), _("{name} showed no melds"))
+            return self.you_or(seat, _("You showed {melds}"), _("{name} showed {melds}"), melds=melds_text(groups))
         if verb == "layoff":
             card_text, _space, index_text = rest.partition(" ")
             index = int(index_text)
             meld: TableMeld | None = before.table[index] if index < len(before.table) else None
             target = str(meld) if meld is not None else str(deal.table[index])
-            return self._you_or(
+            return self.you_or(
                 seat,
                 _("You laid off {card} on {meld}"),
                 _("{name} laid off {card} on {meld}"),
@@ -290,13 +291,13 @@ class Session:
         closer = result.closer
         points = result.points[closer]
         if result.clean:
-            return self._you_or(
+            return self.you_or(
                 closer,
                 _("You closed with every card matched ({points})"),
                 _("{name} closed with every card matched ({points})"),
                 points=points,
             )
-        return self._you_or(
+        return self.you_or(
             closer,
             ngettext("You closed with {points} point", "You closed with {points} points", points),
             ngettext("{name} closed with {points} point", "{name} closed with {points} points", points),
@@ -311,7 +312,7 @@ class Session:
         for seat in before.active:
             if seat not in after.active:
                 self.log.append(
-                    self._you_or(
+                    self.you_or(
                         seat,
                         _("You are out with {total} points"),
                         _("{name} is out with {total} points"),
@@ -322,7 +323,7 @@ class Session:
     def _log_reentry(self, seat: int, accept: bool, after: Observation) -> None:
         if accept:
             self.log.append(
-                self._you_or(
+                self.you_or(
                     seat,
                     _("You re-entered with {total} points"),
                     _("{name} re-entered with {total} points"),
@@ -330,4 +331,4 @@ class Session:
                 )
             )
         else:
-            self.log.append(self._you_or(seat, _("You stayed out"), _("{name} stayed out")))
+            self.log.append(self.you_or(seat, _("You stayed out"), _("{name} stayed out")))
