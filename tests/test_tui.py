@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.pilot import Pilot
 from typer.testing import CliRunner
 
@@ -755,3 +756,23 @@ def test_the_pot_is_shown_where_the_rules_have_stakes() -> None:
             assert (pot in top) if pot else ("Pot" not in top)
 
         run(app, script)
+
+
+def test_eight_players_keep_the_players_own_total_in_view() -> None:
+    rules = Rules.preset("polaco")
+    settings = Settings(preset="polaco", bots=("simple",) * 7, seed=4, speed=0)
+    names = ["Ana", *(f"Bot {n}" for n in range(1, 8))]
+    app = ChinchonApp(Session.start(settings, names, rules, Store(), first=0))
+
+    async def script(pilot: Pilot[Any]) -> None:
+        from chinchon.tui.app import TotalsView
+
+        totals = app.screen.query_one(TotalsView)
+        assert 0 < totals.size.height < 9
+        shown = totals.render()
+        assert isinstance(shown, Text)
+        lines = shown.plain.splitlines()
+        assert lines[1].startswith("Ana") and lines[2] == "(the others' totals: above)"
+        assert "Bot 7 (simple) · 7 cards · total 0" in screen_text(app)
+
+    run(app, script)

@@ -184,6 +184,33 @@ class Pile(Static):
             screen.action_draw(self.source)
 
 
+class TotalsView(Widget):
+    """Every seat's total; when they do not all fit, the player's own (the others' are on their lines)."""
+
+    DEFAULT_CSS = """
+    TotalsView {
+        height: 1fr;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="totals")
+        self.title = ""
+        self.rows: list[str] = []
+        self.own = ""
+
+    def show(self, title: str, rows: list[str], own: str) -> None:
+        """Show these rows (``own`` is the player's) under the title."""
+        self.title, self.rows, self.own = title, rows, own
+        self.refresh()
+
+    def render(self) -> RenderableType:
+        lines = [self.title, *self.rows]
+        if 0 < self.size.height < len(lines) and len(self.rows) > 1:
+            lines = [self.title, self.own, _("(the others' totals: above)")]
+        return Text("\n".join(visual(row) for row in lines))
+
+
 class LogView(Widget):
     """The latest lines of the log, as many as fit."""
 
@@ -232,7 +259,6 @@ class TableScreen(Screen[None]):
     #piles { height: 4; }
     #stock { width: 15; }
     #discard { width: 18; }
-    #totals { height: 1fr; }
     #melds { height: auto; max-height: 5; padding: 0 1; border-top: solid $foreground 30%; }
     #melds.-empty { display: none; }
     #hand { height: 3; padding: 0 1; }
@@ -284,7 +310,7 @@ class TableScreen(Screen[None]):
                 with Horizontal(id="piles"):
                     yield Pile("stock")
                     yield Pile("discard")
-                yield Static(id="totals")
+                yield TotalsView()
             yield LogView()
         yield Static(id="melds")
         yield Static(id="hand-label", classes="text")
@@ -355,7 +381,7 @@ class TableScreen(Screen[None]):
         self.query_one("#top", Static).update(self._top(obs))
         self.query_one("#opponents", Static).update(self._opponents(obs))
         self._piles(obs, turn)
-        self.query_one("#totals", Static).update(self._totals(obs))
+        self._totals(obs)
         log = self.query_one(LogView)
         log.lines = session.log
         log.border_title = visual(_("Log"))
@@ -438,14 +464,15 @@ class TableScreen(Screen[None]):
         face.append_text(value)
         return face
 
-    def _totals(self, obs: Observation) -> Text:
+    def _totals(self, obs: Observation) -> None:
         session = self.game.session
-        rows = [_("Totals (limit {limit})").format(limit=obs.rules.limit)]
         width = max(len(name) for name in session.names)
+        rows = []
         for seat, name in enumerate(session.names):
             out = "" if _in_play(obs, seat) else " " + _("out")
             rows.append(f"{fit(name, 16):<{min(width, 16)}} {obs.scores[seat]:>4}{out}")
-        return Text("\n".join(visual(row) for row in rows))
+        title = _("Totals (limit {limit})").format(limit=obs.rules.limit)
+        self.query_one(TotalsView).show(title, rows, rows[session.human])
 
     def table_melds(self, obs: Observation) -> Text:
         """The melds on the table in a showdown, a line for each owner."""
