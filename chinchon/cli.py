@@ -492,10 +492,15 @@ def play(
         speed=0.8 if speed is None else speed,
     )
     try:
-        session = Session.start(settings, names, chosen, store)
+        unfinished = Session.resume(store)
+    except ChinchonError:
+        unfinished = None  # a damaged save: the new match replaces it
+    try:
+        # With an unfinished match saved, the new one is saved only if the player chooses it.
+        session = Session.start(settings, names, chosen, store if unfinished is None else None)
     except ChinchonError as exc:
         _fail(translate_error(exc))
-    ChinchonApp(session).run()
+    ChinchonApp(session, unfinished=unfinished).run()
 
 
 _MOST_BENCH_SECONDS = 3600

@@ -776,3 +776,41 @@ def test_eight_players_keep_the_players_own_total_in_view() -> None:
         assert "Bot 7 (simple) · 7 cards · total 0" in screen_text(app)
 
     run(app, script)
+
+
+def test_play_asks_before_replacing_an_unfinished_match(launched: list[ChinchonApp]) -> None:
+    saved = session_for("fournier", [DEAL_1, DEAL_2], scores=[40, 60])
+    saved.play(Draw("stock"), 0)
+    before = Store().load()
+    result = CliRunner().invoke(cli, ["play", "--lang", "en", "--seed", "9"])
+    assert result.exit_code == 0, result.output
+    app = launched[0]
+    assert app.unfinished is not None and app.unfinished.match.record() == saved.match.record()
+    assert app.session.store is None and Store().load() == before  # nothing replaced yet
+
+
+@pytest.mark.parametrize(("keys", "kept"), [(["1"], True), (["escape"], True), (["2"], False)])
+def test_the_player_chooses_the_unfinished_match_or_the_new_one(keys: list[str], kept: bool) -> None:
+    saved = session_for("fournier", [DEAL_1, DEAL_2], scores=[40, 60])
+    saved.play(Draw("stock"), 0)
+    unfinished = Session.resume(Store())
+    assert unfinished is not None
+    settings = Settings(preset="clasico", bots=("simple",), seed=9, speed=0)
+    new = Session.start(settings, ["Ana", "Bot 1"], Rules.preset("clasico"), None, first=0)
+    app = ChinchonApp(new, unfinished=unfinished)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, ChoiceScreen)
+        text = screen_text(app)
+        assert "An unfinished match is saved" in text and "totals: Ana 40, Bot 1 60" in text
+        await press(pilot, *keys)
+        current: object = app.screen  # a fresh name: mypy would keep the narrowing above
+        assert current is app.table
+        assert app.session is (unfinished if kept else new)
+
+    run(app, script)
+    loaded = Store().load()
+    assert loaded is not None
+    record, settings_saved = loaded
+    chosen = unfinished if kept else new
+    assert record == chosen.match.record() and settings_saved == chosen.settings

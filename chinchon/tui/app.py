@@ -751,9 +751,15 @@ class ChinchonApp(App[None]):
         Binding("q", "quit_game", show=False),
     ]
 
-    def __init__(self, session: Session, *, speed: float | None = None) -> None:
+    def __init__(self, session: Session, *, speed: float | None = None, unfinished: Session | None = None) -> None:
+        """Play ``session``; with ``unfinished`` (a saved match), first ask which of the two to play.
+
+        ``session`` should then be unsaved (no store): it replaces the saved match only if chosen.
+        """
         super().__init__()
         self.session = session
+        self.unfinished = unfinished
+        self._speed_given = speed is not None
         self.speed = session.settings.speed if speed is None else speed
         self.table = TableScreen(session.match.rules.hand_size + 1)
         self.bot_running = False
@@ -765,7 +771,43 @@ class ChinchonApp(App[None]):
         return self.table
 
     def on_mount(self) -> None:
+        if self.unfinished is not None:
+            self._offer_unfinished(self.unfinished)
         self._schedule_advance()
+
+    def _offer_unfinished(self, unfinished: Session) -> None:
+        obs = unfinished.observation()
+        totals = ", ".join(f"{name} {obs.scores[seat]}" for seat, name in enumerate(unfinished.names))
+        body = [
+            paragraph(
+                _("Deal {number} of a match of {preset}; totals: {totals}.").format(
+                    number=obs.deal_number, preset=unfinished.settings.preset, totals=totals
+                )
+            )
+        ]
+        options = [
+            Text(_("Continue the unfinished match")),
+            Text(_("Start the new match (the unfinished one is then lost)")),
+        ]
+        keys = [
+            ("1 2", pgettext("key", "choose")),
+            ("Enter", pgettext("key", "play")),
+            ("Esc", pgettext("key", "continue")),
+        ]
+
+        def chosen(answer: object) -> None:
+            self.unfinished = None
+            if answer == 1:
+                self.session.store = unfinished.store
+                self.session.save()
+            else:
+                self.session = unfinished
+                if not self._speed_given:
+                    self.speed = unfinished.settings.speed
+                self.table.reset(unfinished.match.rules.hand_size + 1)
+            self._schedule_advance()
+
+        self.push_screen(ChoiceScreen(_("An unfinished match is saved"), body, options, keys), chosen)
 
     @property
     def idle(self) -> bool:
