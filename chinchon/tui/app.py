@@ -786,8 +786,8 @@ class ChinchonApp(App[None]):
             )
         ]
         options = [
-            Text(_("Continue the unfinished match")),
-            Text(_("Start the new match (the unfinished one is then lost)")),
+            Text("1. " + _("Continue the unfinished match")),
+            Text("2. " + _("Start the new match (the unfinished one is then lost)")),
         ]
         keys = [
             ("1 2", pgettext("key", "choose")),
