@@ -1,7 +1,7 @@
-"""The ``chinchon`` command line: ``chinchon solve`` and, later, play, arena, rules and replay.
+"""The ``chinchon`` command line: solve, play, arena, rules, replay and bench.
 
 Bad input prints one line to standard error, in the player's language, and
-exits with status 2.
+exits with status 2 (Click's own usage errors, in English, also exit with 2).
 """
 
 from __future__ import annotations
@@ -266,7 +266,13 @@ def replay_lines(match: Match) -> list[str]:
 
 @app.command()
 def replay(
-    file: Annotated[str, typer.Argument(help="A game record (JSON), as `chinchon play` saves it.")],
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="A game record (JSON), as `chinchon play` saves it: last-match.json in ~/.local/share/chinchon"
+            " on Linux, or in $CHINCHON_DATA_DIR."
+        ),
+    ],
     lang: LangOption = None,
 ) -> None:
     """Print a recorded match hand by hand."""
@@ -379,6 +385,7 @@ def arena(
             "scheduler": scheduler,
             "json": json_file,
             "max_actions": config.max_actions,
+            "seatings": seating,
         }
         from chinchon.tui.storage import write_whole
 
@@ -422,18 +429,30 @@ def rules_command(
 @app.command()
 def play(
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Seats at the table, you included (default: 3).")
+        int | None,
+        typer.Option(
+            "--players", "-p", help="Seats at the table, you included (default: one more than the levels, or 3)."
+        ),
     ] = None,
     bots: Annotated[
         str | None,
-        typer.Option("--bots", help="A bot level per opponent, comma-separated: easy, medium, hard, expert."),
+        typer.Option(
+            "--bots",
+            help="A bot level per opponent, comma-separated: easy, medium, hard, expert (or any arena bot);"
+            " one level plays every opponent.",
+        ),
     ] = None,
     rules: RulesOption = "fournier",
     name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the shuffles (default: a random one).")] = None,
     lang: LangOption = None,
     speed: Annotated[
-        float | None, typer.Option("--speed", help="Seconds between the bots' moves; 0 plays them at once.")
+        float | None,
+        typer.Option(
+            "--speed",
+            help="Seconds between the bots' moves, 0 to 60 (default 0.8; a resumed match keeps its own);"
+            " 0 plays them at once.",
+        ),
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished match.")] = False,
 ) -> None:
@@ -540,7 +559,8 @@ def bench(
         return
     for players in (2, 4):
         name = _("environment steps, {players} players (random masked)").format(players=players)
-        typer.echo(for_terminal(f"{name:48} {env_steps_per_second(players, seconds):12,.2f} {_('steps/s')}"))
+        unit = _("steps/s")
+        typer.echo(for_terminal(f"{name:48} {env_steps_per_second(players, seconds):12,.2f} {unit}"))
 
 
 def main() -> None:

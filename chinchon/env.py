@@ -560,10 +560,10 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
     def observe(self, agent: str) -> ObservationDict:
         """An agent's observation: ``{"observation": vector, "action_mask": mask}``."""
         view = self.view(agent)
-        return {
-            "observation": encode_observation(view),
-            "action_mask": action_mask(view, self.interactive_showdown),
-        }
+        mask = action_mask(view, self.interactive_showdown)
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            mask[:] = 0  # an agent whose episode has ended acts no more, even where the engine waits for it
+        return {"observation": encode_observation(view), "action_mask": mask}
 
     def step(self, action: ActionNumber) -> None:
         """Play the agent to move's action (``None`` for an agent whose episode has ended).

@@ -189,6 +189,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--playouts", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
+    if args.boards < 8 or args.boards % 8:
+        parser.error(f"--boards must be a positive multiple of 8 (the boards are split in 8 parts), not {args.boards}")
+    for option in ("playouts", "jobs"):
+        if getattr(args, option) < 1:
+            parser.error(f"--{option} must be at least 1, not {getattr(args, option)}")
     started = time.time()
     jobs = [
         Job(args.decision, args.knowledge, args.follow, args.playouts, f"{args.seed}:{k}", args.boards // 8)

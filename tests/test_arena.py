@@ -443,6 +443,7 @@ def test_cli_arena_seatings_of_three_bots_and_their_repeat(tmp_path: Any) -> Non
     assert "Arena: 12 hands; boards: 2, seatings: 6" in result.stdout
     document = json.loads(path.read_text("utf-8"))
     assert document["seating"] == "auto" and len(document["seatings"]) == 6
+    assert document["arguments"]["seatings"] == "auto"
     assert "--seatings" not in document["command"]
     rotations = tmp_path / "rotations.json"
     result = cli(*document["command"][1:], "--seatings", "rotations", "--json", str(rotations))
@@ -570,4 +571,4 @@ def test_bench_names_its_figures_in_the_chosen_language() -> None:
     lines = result.stdout.splitlines()
     assert any(line.startswith("solucionador: best_arrangement, 7 cartas") and "µs/mano" in line for line in lines)
     assert any(line.startswith("búsqueda ismcts (300 iteraciones") for line in lines)
-    assert not any("players" in line or "hands/s" in line for line in lines)
+    assert not any("players" in line or "hands/s" in line or "steps/s" in line for line in lines)

@@ -282,6 +282,21 @@ def test_random_episodes_under_every_preset(preset: str, players: int) -> None:
         assert game.turns <= 120
 
 
+def test_an_agent_whose_episode_ended_has_an_empty_mask() -> None:
+    # Cut short, the seat the engine still waits for must not look able to act.
+    game = raw_env("fournier", 4, max_turns=30)
+    game.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while not all(game.truncations.values()):
+        observation, *_ = game.last()
+        assert observation is not None
+        game.step(closer_first(observation["action_mask"], rng))
+    mover = game._match().to_move
+    assert mover is not None and game.view(game.possible_agents[mover]).legal_actions
+    for agent in game.possible_agents:
+        assert not game.observe(agent)["action_mask"].any()
+
+
 def bots_and_random(game: raw_env, rng: np.random.Generator) -> Iterator[tuple[str, dict[str, Any], float]]:
     """Play one episode: player_0 random masked actions, the other seats the simple bot."""
     bot = make_bot("simple")

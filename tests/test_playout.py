@@ -196,6 +196,16 @@ def test_the_decision_study_judges_greedys_decisions(decision: str) -> None:
     assert again == differences
 
 
+@pytest.mark.parametrize("boards", ["5", "12", "0"])
+def test_the_decision_study_refuses_boards_it_cannot_split(boards: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        _study().main(["--boards", boards])
+    assert stopped.value.code == 2
+    assert f"--boards must be a positive multiple of 8 (the boards are split in 8 parts), not {boards}" in (
+        capsys.readouterr().err
+    )
+
+
 def test_the_departure_study_finds_no_departure_in_greedy_itself() -> None:
     study = _study("departure_study")
     tally = study._run(study.Job("greedy", "simple", 1, range(4), 2))
