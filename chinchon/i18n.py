@@ -263,8 +263,11 @@ _CARD_TOKEN = rf"\[?(?:{_CARD})\]?"
 # A run of cards (a hand, melds in brackets) reads left to right in any language.
 _RTL_LETTER = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _CARD_RUN = re.compile(rf"{_CARD_TOKEN}(?: +{_CARD_TOKEN})*")
-# So does a path or an address (/tmp/x.json, C:\\x.json, tcp://host:8786), less a closing colon or stop.
-_PATH = re.compile(r"(?:[^\s/\\]*[/\\])+[^\s/\\]*?(?=[:.,;!?]*(?:\s|$))")
+# So does a path or an address (/tmp/x.json, C:\\x.json, tcp://host:8786): a word with a slash and no
+# right-to-left letter, less the punctuation around it.
+_WORD = re.compile(r"\S+")
+_OPENING = "([{«\"'"
+_CLOSING = ":.,;!?)]}»\"'\u060c\u061b\u061f"
 _LRI, _PDI = "\u2066", "\u2069"
 _MIRRORED = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "«": "»", "»": "«"}
 _OPENERS = "([{«"
@@ -287,12 +290,20 @@ def _visual_line(line: str) -> str:
     if not _RTL_LETTER.search(line):
         return line
     isolated = _CARD_RUN.sub(lambda match: _LRI + match.group(0) + _PDI, line)
-    isolated = _PATH.sub(
-        lambda match: match.group(0) if _RTL_LETTER.search(match.group(0)) else _LRI + match.group(0) + _PDI, isolated
-    )
+    isolated = _WORD.sub(_isolated_path, isolated)
     # The paragraph is right to left even when it opens with a Latin name or a card.
     visual = str(get_display(isolated, base_dir="R")).replace(_LRI, "").replace(_PDI, "")
     return _mirror_reversed_pairs(visual)
+
+
+def _isolated_path(match: re.Match[str]) -> str:
+    word = match.group(0)
+    end = len(word.rstrip(_CLOSING))
+    start = len(word) - len(word.lstrip(_OPENING))
+    core = word[start:end]
+    if ("/" not in core and "\\" not in core) or _RTL_LETTER.search(core):
+        return word
+    return word[:start] + _LRI + core + _PDI + word[end:]
 
 
 def _mirror_reversed_pairs(text: str) -> str:

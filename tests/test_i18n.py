@@ -284,6 +284,8 @@ def test_for_terminal_keeps_paths_and_addresses_whole() -> None:
     assert for_terminal("كُتب في /home/u/a-1.json.") == "./home/u/a-1.json يف بتُك"
     assert for_terminal(r"قراءة C:\Users\x.json: خطأ") == r"أطخ :C:\Users\x.json ةءارق"
     assert for_terminal("إلى tcp://host:8786: رفض") == "ضفر :tcp://host:8786 ىلإ"
+    assert for_terminal("كُتب في /tmp/x.json، ثم") == "مث ،/tmp/x.json يف بتُك"  # an Arabic comma after it
+    assert for_terminal("الحفظ (/tmp/x.json) الآن") == "نآلا (/tmp/x.json) ظفحلا"
     # A slash between right-to-left words is theirs.
     assert for_terminal("و/أو") == "وأ/و"
 
