@@ -519,7 +519,7 @@ def play(
         session = Session.start(settings, names, chosen, store if unfinished is None else None)
     except ChinchonError as exc:
         _fail(translate_error(exc))
-    ChinchonApp(session, unfinished=unfinished).run()
+    ChinchonApp(session, speed=speed, unfinished=unfinished).run()
 
 
 _MOST_BENCH_SECONDS = 3600

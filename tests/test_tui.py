@@ -782,11 +782,19 @@ def test_play_asks_before_replacing_an_unfinished_match(launched: list[ChinchonA
     saved = session_for("fournier", [DEAL_1, DEAL_2], scores=[40, 60])
     saved.play(Draw("stock"), 0)
     before = Store().load()
-    result = CliRunner().invoke(cli, ["play", "--lang", "en", "--seed", "9"])
+    result = CliRunner().invoke(cli, ["play", "--lang", "en", "--seed", "9", "--speed", "0.05"])
     assert result.exit_code == 0, result.output
     app = launched[0]
     assert app.unfinished is not None and app.unfinished.match.record() == saved.match.record()
     assert app.session.store is None and Store().load() == before  # nothing replaced yet
+    unfinished = app.unfinished
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "1")
+        # The match goes on at the pace the command asked for, not the saved one (0).
+        assert app.session is unfinished and app.speed == 0.05
+
+    run(app, script)
 
 
 @pytest.mark.parametrize(("keys", "kept"), [(["1"], True), (["escape"], True), (["2"], False)])

@@ -785,9 +785,9 @@ class ChinchonApp(App[None]):
                 )
             )
         ]
-        options = [
-            Text("1. " + _("Continue the unfinished match")),
-            Text("2. " + _("Start the new match (the unfinished one is then lost)")),
+        options: list[RenderableType] = [
+            line("1. " + _("Continue the unfinished match")),
+            line("2. " + _("Start the new match (the unfinished one is then lost)")),
         ]
         keys = [
             ("1 2", pgettext("key", "choose")),
