@@ -66,6 +66,7 @@ from chinchon.rules import Rules
 __all__ = [
     "FORMAT",
     "MAX_ACTIONS",
+    "MOST_SEATINGS",
     "SCHEMES",
     "ArenaConfig",
     "ArenaError",
@@ -82,6 +83,7 @@ __all__ = [
     "parse_lineup",
     "print_report",
     "run_arena",
+    "seating_count",
     "seatings",
     "summarize",
     "wilson_interval",
@@ -93,6 +95,8 @@ VERSION = 1
 """The ``version`` field of the arena's JSON document."""
 MAX_ACTIONS = 100_000
 """The most actions a match may take before it is stopped as unfinished (bots that never close)."""
+MOST_SEATINGS = 100_000
+"""The most seatings a board may be played in (every order of 9 bots at 9 seats is 362,880)."""
 
 Mode = Literal["matches", "hands"]
 Scheme = Literal["auto", "rotations", "all"]
@@ -187,11 +191,29 @@ def seatings(bots: int, players: int, scheme: Scheme = "auto") -> list[tuple[int
     """
     if scheme not in SCHEMES:
         raise ArenaError(N_("seatings: expected auto, rotations or all, got {value}"), value=repr(scheme))
+    count = seating_count(bots, players, scheme)
+    if count > MOST_SEATINGS:
+        raise ArenaError(
+            N_("{count} seatings a board are too many (at most {most}): use fewer bots or --seatings rotations"),
+            count=count,
+            most=MOST_SEATINGS,
+        )
     if scheme == "rotations" or (scheme == "auto" and bots <= players):
         return [tuple((seat + rotation) % bots for seat in range(players)) for rotation in range(bots)]
     if bots > players:
         return list(itertools.permutations(range(bots), players))
     return [tuple(order[seat % bots] for seat in range(players)) for order in itertools.permutations(range(bots))]
+
+
+def seating_count(bots: int, players: int, scheme: Scheme = "auto") -> int:
+    """How many seatings :func:`seatings` gives, without making them.
+
+    >>> seating_count(4, 2), seating_count(4, 4), seating_count(4, 4, "all"), seating_count(12, 8)
+    (12, 4, 24, 19958400)
+    """
+    if scheme == "rotations" or (scheme == "auto" and bots <= players):
+        return bots
+    return math.perm(bots, players) if bots > players else math.factorial(bots)
 
 
 def board_decks(rules: Rules, players: int, seed: int, board: int) -> Iterator[list[Card]]:
@@ -316,8 +338,7 @@ class ArenaConfig:
                 )
         if self.mode not in ("matches", "hands"):
             raise ArenaError(N_("mode: expected matches or hands, got {value}"), value=repr(self.mode))
-        if self.seating not in SCHEMES:
-            raise ArenaError(N_("seatings: expected auto, rotations or all, got {value}"), value=repr(self.seating))
+        seatings(len(self.bots), self.players, self.seating)  # a known scheme, and not too many
         rules = self.resolved_rules()
         rules.decks_for(self.players)
         for spec in self.bots:
@@ -680,13 +701,14 @@ def summarize(config: ArenaConfig, rules: Rules, outcomes: Sequence[MatchOutcome
 
 def _jobs(config: ArenaConfig, rules: Rules) -> list[_BoardJob]:
     options = rules.to_dict()
+    labels, plan = tuple(config.labels), tuple(config.seatings)
     return [
         _BoardJob(
             rules=options,
             players=config.players,
             bots=config.bots,
-            labels=tuple(config.labels),
-            seatings=tuple(config.seatings),
+            labels=labels,
+            seatings=plan,
             mode=config.mode,
             seed=config.seed,
             board=board,

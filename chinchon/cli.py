@@ -355,7 +355,7 @@ def arena(
         rules=rules,
         seed=chosen_seed,
         max_actions=MAX_ACTIONS if max_actions is None else max_actions,
-        seating=seating,  # type: ignore[arg-type]  # checked below
+        seating=seating.strip().lower(),  # type: ignore[arg-type]  # checked below
     )
     try:
         config.check(jobs)
@@ -528,14 +528,15 @@ _MOST_BENCH_SECONDS = 3600
 
 def _unwritable(path: str) -> str | None:
     """Why a file could not be written at ``path``, or ``None``; found out without creating it."""
-    target = Path(path)
+    target = Path(os.path.realpath(path))
     if target.is_dir():
         return os.strerror(errno.EISDIR)
     folder = target.parent
     if not folder.is_dir():
         return os.strerror(errno.ENOENT)
-    if target.exists():
-        return None if os.access(target, os.W_OK) else os.strerror(errno.EACCES)
+    # The report is written beside the file and moved over it (see write_whole): both must be allowed.
+    if target.exists() and not os.access(target, os.W_OK):
+        return os.strerror(errno.EACCES)
     return None if os.access(folder, os.W_OK | os.X_OK) else os.strerror(errno.EACCES)
 
 

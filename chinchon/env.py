@@ -788,7 +788,10 @@ class BotOpponentsEnv(gymnasium.Env[ObservationDict, ActionNumber]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions, as booleans."""
-        return action_mask(self.game.view(self.learner), self.game.interactive_showdown).astype(bool)
+        game, learner = self.game, self.learner
+        if game.terminations.get(learner) or game.truncations.get(learner):
+            return np.zeros(ACTIONS_INTERACTIVE if game.interactive_showdown else ACTIONS, dtype=np.bool_)
+        return action_mask(game.view(learner), game.interactive_showdown).astype(bool)
 
     def render(self) -> str | None:
         """The table, as :meth:`raw_env.render` shows it."""

@@ -184,6 +184,11 @@ def test_seatings_schemes() -> None:
         seatings(2, 2, "some")  # type: ignore[arg-type]
     with pytest.raises(ArenaError, match="seatings: expected"):
         ArenaConfig(bots=("simple", "random"), seating="x").check()  # type: ignore[arg-type]
+    # Every ordered choice of 8 seats among 12 bots would be 19,958,400 matches a board.
+    too_many = ArenaConfig(bots=("simple",) * 12, players=8, rules="polaco")
+    with pytest.raises(ArenaError, match="19958400 seatings a board are too many \\(at most 100000\\)"):
+        too_many.check()
+    assert dataclasses.replace(too_many, seating="rotations").check() == Rules.preset("polaco")
 
 
 def test_parse_lineup_keeps_bot_parameters_together() -> None:
@@ -540,6 +545,18 @@ def test_a_written_report_has_the_usual_permissions(tmp_path: Any) -> None:
         assert stat.S_IMODE(report.stat().st_mode) == 0o600 and report.read_text("utf-8") == "[]\n"
     finally:
         os.umask(before)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symbolic links")
+def test_a_report_written_to_a_symbolic_link_goes_to_its_target(tmp_path: Any) -> None:
+    from chinchon.tui.storage import write_whole
+
+    target, link = tmp_path / "real.json", tmp_path / "link.json"
+    target.write_text("old\n", "utf-8")
+    link.symlink_to(target)
+    write_whole(link, "new\n")
+    assert link.is_symlink() and target.read_text("utf-8") == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
 
 
 def test_the_arena_starts_no_more_processes_than_boards(monkeypatch: pytest.MonkeyPatch) -> None:

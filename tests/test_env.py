@@ -451,6 +451,15 @@ def test_bot_opponents_env() -> None:
                 closer_first(observation["action_mask"], rng, 1.0)
             )
             done = terminated or truncated
+        assert not game.action_masks().any() and not observation["action_mask"].any()
+    # Cut short where the learner is to move, it has nothing left to do either.
+    short = BotOpponentsEnv("fournier", 2, "simple", reward="hand", max_turns=9)
+    observation, _info = short.reset(seed=3)
+    truncated = False
+    while not truncated:
+        observation, _reward, _terminated, truncated, _info = short.step(closer_first(observation["action_mask"], rng))
+    assert short.game.agent_selection == short.learner and short.game.legal_actions() == {}
+    assert not short.action_masks().any() and not observation["action_mask"].any()
     game.reset(seed=0)
     with pytest.raises(IllegalAction):
         game.step(REENTER_YES)

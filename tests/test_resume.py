@@ -159,6 +159,14 @@ def test_damaged_settings_are_refused(tmp_path: Path, seed: str, speed: str) -> 
         store.load()
 
 
+def test_a_save_slower_than_the_limit_plays_at_the_limit(tmp_path: Path) -> None:
+    store = _saved(tmp_path)
+    document = json.loads(store.settings_path.read_text("utf-8"))
+    store.settings_path.write_text(json.dumps({**document, "speed": 100}), "utf-8")
+    loaded = store.load()
+    assert loaded is not None and loaded[1].speed == 60
+
+
 def test_a_save_directory_that_cannot_be_searched_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

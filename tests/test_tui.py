@@ -724,6 +724,30 @@ def test_a_deciding_deal_shows_both_players_in_play() -> None:
     run(app, script)
 
 
+def test_the_winner_of_a_deciding_deal_is_not_shown_as_out() -> None:
+    import random as random_module
+
+    from chinchon.bots import make_bot
+    from chinchon.tui.app import _in_play
+
+    deal = stack_deck(
+        FOURNIER,
+        [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♣"), cards("K♦ K♠ K♣ Q♦ Q♠ Q♣ A♦")],
+        discard=Card.parse("2♣"),
+        stock=cards("J♥"),
+    )
+    session = session_for("fournier", [deal], scores=[100, 100])
+    bot, rng = make_bot("greedy"), random_module.Random(5)
+    while not session.match.over:
+        seat = session.match.to_move
+        assert seat is not None
+        observation = session.match.observation(seat)
+        session.play(bot.choose(observation, list(observation.legal_actions), rng), seat)
+    obs = session.observation()
+    assert not obs.active and obs.winner is not None  # decided by the deciding deal
+    assert [_in_play(obs, seat) for seat in range(2)] == [seat == obs.winner for seat in range(2)]
+
+
 def test_quitting_on_a_deals_results_shows_them_again_on_resume() -> None:
     session = session_for("fournier", [DEAL_1, DEAL_2])
     app = ChinchonApp(session)

@@ -100,8 +100,8 @@ def all_keys() -> list[tuple[str, str]]:
 
 
 def _in_play(obs: Observation, seat: int) -> bool:
-    """Whether a seat is still in the match: in, asked to re-enter, or playing a deciding deal."""
-    if seat in obs.active or seat in obs.reentry_pending:
+    """Whether a seat is still in the match: in, asked to re-enter, playing a deciding deal, or its winner."""
+    if seat in obs.active or seat in obs.reentry_pending or (obs.match_over and seat == obs.winner):
         return True
     return not obs.active and seat in obs.seats and obs.phase is not Phase.OVER and not obs.match_over
 

@@ -9,7 +9,10 @@ when that is set.
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import json
+import math
 import os
 import secrets
 import stat
@@ -80,9 +83,10 @@ class Settings:
             )
         except (KeyError, TypeError, ValueError, OverflowError):
             raise StorageError(N_("the saved settings are damaged")) from None
-        if not 0 <= settings.speed <= MOST_SPEED:  # NaN fails too
+        if not 0 <= settings.speed < math.inf:  # NaN fails too
             raise StorageError(N_("the saved settings are damaged"))
-        return settings
+        # Saves from before the limit may be slower: they play at the slowest pace allowed now.
+        return dataclasses.replace(settings, speed=min(settings.speed, MOST_SPEED))
 
 
 class Store:
@@ -141,12 +145,15 @@ class Store:
 def write_whole(path: str | Path, text: str) -> None:
     """Write a file whole or not at all: a failed write leaves the old file as it was, and no temporary file.
 
-    A new file gets the usual permissions (the umask's); a file written again keeps its own.
+    A new file gets the usual permissions (the umask's); a file written again keeps its own, and
+    a symbolic link is written through (its target is replaced).
 
     Raises:
-        OSError: the file cannot be written.
+        OSError: the file cannot be written (a read-only file included).
     """
-    target = Path(path)
+    target = Path(os.path.realpath(path))
+    if target.exists() and not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))
     temporary = target.parent / f".{target.name}.{secrets.token_hex(8)}.tmp"
     # os.open applies the umask, as open() would; mkstemp would make the file private (0600).
     handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
