@@ -24,6 +24,7 @@ from typing import Any
 
 from chinchon.actions import Action, ReEnter
 from chinchon.bots import Bot, make_bot
+from chinchon.bots.showdown import own_showdown_choice
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import N_, ChinchonError
 from chinchon.game import DealResult, Match, Observation, Phase, TableMeld
@@ -62,7 +63,6 @@ class Session:
         self.human = settings.human
         self.bots: dict[int, Bot] = {seat: make_bot(spec) for seat, spec in zip(others, settings.bots, strict=True)}
         self.store = store
-        self._helper: Bot | None = None
         self.log: list[str] = []
         self.save_error: str | None = None
         finished = self.finished_deals()
@@ -172,14 +172,12 @@ class Session:
         return self.bots[seat].choose(observation, list(observation.legal_actions), rng)
 
     def helper_choice(self) -> Action:
-        """A showdown decision for the player, made as ``greedy`` makes it from the player's observation alone.
+        """A showdown decision for the player, from the player's observation alone.
 
-        Not the engine's :meth:`~chinchon.game.Match.best_showdown_action`: that one reads every hand.
+        It searches the player's own moves (:func:`~chinchon.bots.showdown.own_showdown_choice`); not the
+        engine's :meth:`~chinchon.game.Match.best_showdown_action`, which reads every hand.
         """
-        if self._helper is None:
-            self._helper = make_bot("greedy")
-        observation = self.observation()
-        return self._helper.choose(observation, list(observation.legal_actions), random.Random(0))
+        return own_showdown_choice(self.observation())
 
     def play(self, action: Action, seat: int) -> None:
         """Apply an action of ``seat``, log what happened, and save the match.
