@@ -698,14 +698,17 @@ def test_arrows_walk_past_a_card_held_twice() -> None:
     run(app, script)
 
 
+# From 100 each, Ana closes with A♣ loose and the bot keeps A♦: both go out with 101.
+BOTH_OUT = stack_deck(
+    FOURNIER,
+    [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♣"), cards("K♦ K♠ K♣ Q♦ Q♠ Q♣ A♦")],
+    discard=Card.parse("2♣"),
+    stock=cards("J♥"),
+)
+
+
 def test_a_deciding_deal_shows_both_players_in_play() -> None:
-    deal = stack_deck(
-        FOURNIER,
-        [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♣"), cards("K♦ K♠ K♣ Q♦ Q♠ Q♣ A♦")],
-        discard=Card.parse("2♣"),
-        stock=cards("J♥"),
-    )
-    session = session_for("fournier", [deal], scores=[100, 100])
+    session = session_for("fournier", [BOTH_OUT], scores=[100, 100])
     app = ChinchonApp(session)
 
     async def script(pilot: Pilot[Any]) -> None:
@@ -730,13 +733,7 @@ def test_the_winner_of_a_deciding_deal_is_not_shown_as_out() -> None:
     from chinchon.bots import make_bot
     from chinchon.tui.app import _in_play
 
-    deal = stack_deck(
-        FOURNIER,
-        [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♣"), cards("K♦ K♠ K♣ Q♦ Q♠ Q♣ A♦")],
-        discard=Card.parse("2♣"),
-        stock=cards("J♥"),
-    )
-    session = session_for("fournier", [deal], scores=[100, 100])
+    session = session_for("fournier", [BOTH_OUT], scores=[100, 100])
     bot, rng = make_bot("greedy"), random_module.Random(5)
     while not session.match.over:
         seat = session.match.to_move
