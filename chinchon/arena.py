@@ -189,16 +189,8 @@ def seatings(bots: int, players: int, scheme: Scheme = "auto") -> list[tuple[int
     >>> len(seatings(4, 4)), len(seatings(4, 4, "all"))
     (4, 24)
     """
-    if scheme not in SCHEMES:
-        raise ArenaError(N_("seatings: expected auto, rotations or all, got {value}"), value=repr(scheme))
-    count = seating_count(bots, players, scheme)
-    if count > MOST_SEATINGS:
-        raise ArenaError(
-            N_("{count} seatings a board are too many (at most {most}): use fewer bots or --seatings rotations"),
-            count=count,
-            most=MOST_SEATINGS,
-        )
-    if scheme == "rotations" or (scheme == "auto" and bots <= players):
+    _check_scheme(bots, players, scheme)
+    if _rotated(bots, players, scheme):
         return [tuple((seat + rotation) % bots for seat in range(players)) for rotation in range(bots)]
     if bots > players:
         return list(itertools.permutations(range(bots), players))
@@ -211,9 +203,26 @@ def seating_count(bots: int, players: int, scheme: Scheme = "auto") -> int:
     >>> seating_count(4, 2), seating_count(4, 4), seating_count(4, 4, "all"), seating_count(12, 8)
     (12, 4, 24, 19958400)
     """
-    if scheme == "rotations" or (scheme == "auto" and bots <= players):
+    if _rotated(bots, players, scheme):
         return bots
     return math.perm(bots, players) if bots > players else math.factorial(bots)
+
+
+def _rotated(bots: int, players: int, scheme: Scheme) -> bool:
+    return scheme == "rotations" or (scheme == "auto" and bots <= players)
+
+
+def _check_scheme(bots: int, players: int, scheme: Scheme) -> None:
+    """Refuse an unknown scheme, or one that would seat a board more than :data:`MOST_SEATINGS` times."""
+    if scheme not in SCHEMES:
+        raise ArenaError(N_("seatings: expected auto, rotations or all, got {value}"), value=repr(scheme))
+    count = seating_count(bots, players, scheme)
+    if count > MOST_SEATINGS:
+        raise ArenaError(
+            N_("{count} seatings a board are too many (at most {most}): use fewer bots or --seatings rotations"),
+            count=count,
+            most=MOST_SEATINGS,
+        )
 
 
 def board_decks(rules: Rules, players: int, seed: int, board: int) -> Iterator[list[Card]]:
@@ -319,7 +328,7 @@ class ArenaConfig:
     @property
     def total(self) -> int:
         """How many matches (or hands) the arena plays."""
-        return self.boards * len(self.seatings)
+        return self.boards * seating_count(len(self.bots), self.players, self.seating)
 
     def check(self, jobs: int = 1) -> Rules:
         """Check that the arena can run (on ``jobs`` processes) and return its rules.
@@ -338,7 +347,7 @@ class ArenaConfig:
                 )
         if self.mode not in ("matches", "hands"):
             raise ArenaError(N_("mode: expected matches or hands, got {value}"), value=repr(self.mode))
-        seatings(len(self.bots), self.players, self.seating)  # a known scheme, and not too many
+        _check_scheme(len(self.bots), self.players, self.seating)
         rules = self.resolved_rules()
         rules.decks_for(self.players)
         for spec in self.bots:

@@ -559,11 +559,14 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
 
     def observe(self, agent: str) -> ObservationDict:
         """An agent's observation: ``{"observation": vector, "action_mask": mask}``."""
-        view = self.view(agent)
-        mask = action_mask(view, self.interactive_showdown)
+        return {"observation": encode_observation(self.view(agent)), "action_mask": self.mask(agent)}
+
+    def mask(self, agent: str) -> Mask:
+        """An agent's legal actions (see :func:`action_mask`); none once its episode has ended."""
         if self.terminations.get(agent) or self.truncations.get(agent):
-            mask[:] = 0  # an agent whose episode has ended acts no more, even where the engine waits for it
-        return {"observation": encode_observation(view), "action_mask": mask}
+            # It acts no more, even where the engine still waits for its seat (an episode cut short).
+            return np.zeros(ACTIONS_INTERACTIVE if self.interactive_showdown else ACTIONS, dtype=np.int8)
+        return action_mask(self.view(agent), self.interactive_showdown)
 
     def step(self, action: ActionNumber) -> None:
         """Play the agent to move's action (``None`` for an agent whose episode has ended).
@@ -788,10 +791,7 @@ class BotOpponentsEnv(gymnasium.Env[ObservationDict, ActionNumber]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions, as booleans."""
-        game, learner = self.game, self.learner
-        if game.terminations.get(learner) or game.truncations.get(learner):
-            return np.zeros(ACTIONS_INTERACTIVE if game.interactive_showdown else ACTIONS, dtype=np.bool_)
-        return action_mask(game.view(learner), game.interactive_showdown).astype(bool)
+        return self.game.mask(self.learner).astype(bool)
 
     def render(self) -> str | None:
         """The table, as :meth:`raw_env.render` shows it."""
