@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -14,17 +15,20 @@ from chinchon.game import Match, Phase, stack_deck
 from chinchon.rules import Rules
 
 
-def _after_a_close(rules: Rules, closer: str, ana: str, melds: tuple[str, ...]) -> Match:
-    deck = stack_deck(rules, [parse_cards(closer), parse_cards(ana)], discard=Card.parse("3♦"), stock=parse_cards("2♣"))
-    match = Match(["Ana", "Bot"], rules, 1, first=1, decks=[deck])
-    match.apply(Draw("stock"), seat=1)
-    match.apply(Close(Card.parse("2♣"), tuple(tuple(parse_cards(m)) for m in melds)), seat=1)
+def after_a_close(rules: Rules, closer: str, others: Sequence[str], melds: Sequence[str]) -> Match:
+    """The showdown just after the last seat closed on its first turn; ``others`` are the hands of seats 0, 1..."""
+    players = len(others) + 1
+    hands = [parse_cards(closer), *map(parse_cards, others)]
+    deck = stack_deck(rules, hands, discard=Card.parse("3♦"), stock=parse_cards("2♣"))
+    match = Match(players, rules, 1, first=players - 1, decks=[deck])
+    match.apply(Draw("stock"), seat=players - 1)
+    match.apply(Close(Card.parse("2♣"), tuple(tuple(parse_cards(m)) for m in melds)), seat=players - 1)
     return match
 
 
 def test_a_card_goes_where_the_next_one_can_follow() -> None:
     # 7♥ fits the set of sevens and the run 4♥ 5♥ 6♥; only on the run can J♥ follow it.
-    match = _after_a_close(Rules(), "7♣ 7♦ 7♠ 4♥ 5♥ 6♥ A♣", "7♥ J♥ Q♠ K♦ 2♦ 3♠ A♠", ("7♣ 7♦ 7♠", "4♥ 5♥ 6♥"))
+    match = after_a_close(Rules(), "7♣ 7♦ 7♠ 4♥ 5♥ 6♥ A♣", ["7♥ J♥ Q♠ K♦ 2♦ 3♠ A♠"], ["7♣ 7♦ 7♠", "4♥ 5♥ 6♥"])
     observation = match.observation(0)
     assert LayOff(Card.parse("7♥"), 0) in observation.legal_actions
     assert own_showdown_choice(observation) == LayOff(Card.parse("7♥"), 1)

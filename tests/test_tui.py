@@ -33,6 +33,7 @@ from chinchon.tui.rules_text import rules_paragraphs
 from chinchon.tui.screens import ChoiceScreen, EndScreen, InfoScreen, QuitScreen, ReEntryScreen
 from chinchon.tui.session import Session
 from chinchon.tui.storage import DATA_DIR_VARIABLE, Settings, Store
+from tests.test_showdown import after_a_close
 
 SIZE = (80, 24)
 
@@ -594,14 +595,8 @@ def test_snapshot_help_in_arabic(snap_compare: Any) -> None:
 
 def _showdown_after_a_close(bot1: str) -> Session:
     """Bot 2 closes at once; Ana (seat 0) then shows first, and Bot 1 holds ``bot1``."""
-    from chinchon.game import Match
-
-    rules = Rules()
-    ana, closer = cards("J♥ J♠ J♦ J♣ Q♥ A♠ 2♠"), cards("4♥ 5♥ 6♥ K♦ K♠ K♣ A♣")
-    deck = stack_deck(rules, [closer, ana, cards(bot1)], discard=Card.parse("3♦"), stock=cards("2♣"))
-    match = Match(["Ana", "Bot 1", "Bot 2"], rules, 1, first=2, decks=[deck])
-    match.apply(Draw("stock"), seat=2)
-    match.apply(Close(Card.parse("2♣"), (tuple(cards("4♥ 5♥ 6♥")), tuple(cards("K♦ K♠ K♣")))), seat=2)
+    ana, closer = "J♥ J♠ J♦ J♣ Q♥ A♠ 2♠", "4♥ 5♥ 6♥ K♦ K♠ K♣ A♣"
+    match = after_a_close(Rules(), closer, [ana, bot1], ["4♥ 5♥ 6♥", "K♦ K♠ K♣"])
     return Session(match, Settings(preset="fournier", bots=("simple", "simple"), seed=1, speed=0))
 
 
