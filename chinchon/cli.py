@@ -564,6 +564,75 @@ def bench(
         typer.echo(for_terminal(f"{name:48} {env_steps_per_second(players, seconds):12,.2f} {unit}"))
 
 
+# -- chinchon serve ------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL: sqlite+aiosqlite:///file.db or postgresql+asyncpg://user@host/name"
+            " (default: server.db in the user data directory, or in CHINCHON_DATA_DIR).",
+        ),
+    ] = None,
+    grace: Annotated[
+        float, typer.Option("--grace", help="Seconds a player may be away before a bot plays the seat.")
+    ] = 30.0,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option("--origin", help="Another web origin allowed to open WebSockets (repeatable)."),
+    ] = None,
+    bot_workers: Annotated[int, typer.Option("--bot-workers", help="Processes the bots think in.")] = 2,
+    log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
+    log_json: Annotated[bool, typer.Option("--log-json", help="Log one JSON object a line.")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Run the multiplayer server: rooms that friends join with a code."""
+    _setup(lang, "fournier")
+    if log_level.lower() not in ("debug", "info", "warning", "error"):
+        _fail(_("--log-level must be debug, info, warning or error, not {value}").format(value=log_level))
+    if not 0 < port < 65536:
+        _fail(_("--port must be from 1 to 65535, not {value}").format(value=port))
+    if not 0 <= grace <= 3600:
+        _fail(_("--grace must be from 0 to 3600 seconds, not {value}").format(value=grace))
+    if not 1 <= bot_workers <= 64:
+        _fail(_("--bot-workers must be from 1 to 64, not {value}").format(value=bot_workers))
+    import uvicorn
+
+    from chinchon.server.app import create_app
+    from chinchon.server.logs import setup_logging
+    from chinchon.server.rooms import ServerSettings
+    from chinchon.tui.storage import data_dir
+
+    if db is None:
+        folder = data_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _fail(_("cannot create {file}: {error}").format(file=folder, error=exc.strerror or exc))
+        db = f"sqlite+aiosqlite:///{folder / 'server.db'}"
+    settings = ServerSettings(db=db, grace=grace, origins=tuple(origin or ()), bot_workers=bot_workers)
+    setup_logging(log_level, log_json)
+    try:
+        application = create_app(settings)
+    except Exception as exc:  # a bad database URL
+        _fail(str(exc))
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_config=None,
+        ws_max_size=65536,
+        ws_ping_interval=settings.heartbeat,
+        ws_ping_timeout=settings.heartbeat,
+        timeout_graceful_shutdown=10,
+    )
+
+
 def main() -> None:
     """Run the ``chinchon`` program (the console script and ``python -m chinchon``)."""
     app(prog_name="chinchon")

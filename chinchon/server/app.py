@@ -1,0 +1,364 @@
+"""The FastAPI application: HTTP routes, the WebSocket endpoint, ``/healthz`` and ``/metrics``."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import ValidationError
+
+from chinchon.errors import N_
+from chinchon.i18n import LANGUAGES
+from chinchon.server.bots import BotPool
+from chinchon.server.hub import Connection, Hub, TokenBucket
+from chinchon.server.metrics import Metrics
+from chinchon.server.protocol import (
+    ActionMessage,
+    Chat,
+    CreateRoom,
+    Hello,
+    JoinRoom,
+    Kick,
+    Leave,
+    Ping,
+    Rematch,
+    Start,
+    client_adapter,
+)
+from chinchon.server.rooms import Manager, Refused, Room, ServerSettings, check_name, error_message, normal_code
+from chinchon.server.store import Store
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("chinchon.server")
+
+STRIKES = 20
+"""Bad frames in a row after which a connection is closed (1008)."""
+
+
+def _language(value: str | None) -> str:
+    """One of the catalogs' languages from a language tag or an Accept-Language header; English otherwise."""
+    for part in (value or "").split(","):
+        code = part.split(";")[0].strip().replace("_", "-").lower().split("-")[0]
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+class _Limits:
+    """Per-address limits on rooms created and codes looked up."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.settings = settings
+        self.buckets: dict[tuple[str, str], TokenBucket] = {}
+
+    def allow(self, kind: str, address: str) -> bool:
+        per_minute = self.settings.rooms_per_minute if kind == "create" else self.settings.lookups_per_minute
+        if len(self.buckets) > 100_000:
+            self.buckets.clear()
+        bucket = self.buckets.setdefault((kind, address), TokenBucket(per_minute / 60, per_minute))
+        return bucket.take()
+
+
+def create_app(settings: ServerSettings | None = None) -> FastAPI:
+    """The server's application, on the settings' database."""
+    settings = settings or ServerSettings()
+    metrics = Metrics()
+    hub = Hub()
+    store = Store(settings.db)
+    pool = BotPool(settings.bot_workers, settings.bot_pool)
+    manager = Manager(settings, store, hub, pool, metrics)
+    limits = _Limits(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await store.open()
+        restored = await manager.restore()
+        log.info("server ready", extra={"rooms_restored": restored})
+        try:
+            yield
+        finally:
+            await hub.shut(1012)
+            await manager.shutdown()
+            pool.close()
+            await store.close()
+            log.info("server stopped")
+
+    app = FastAPI(title="chinchon", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app.state.manager = manager
+    app.state.hub = hub
+    app.state.metrics = metrics
+
+    def refused(exc: Refused, request: Request, status: int = 400) -> JSONResponse:
+        lang = _language(request.headers.get("accept-language"))
+        metrics.errors.labels(exc.code).inc()
+        return JSONResponse({"error": {"code": exc.code, "message": exc.text(lang)}}, status_code=status)
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    async def body(request: Request, model: type[Any]) -> Any:
+        raw = await request.body()
+        if len(raw) > settings.max_frame:
+            raise Refused("too_large", N_("the request is larger than {most} bytes"), most=settings.max_frame)
+        try:
+            return model.model_validate_json(raw or b"{}")
+        except ValidationError as exc:
+            raise Refused("bad_request", N_("bad request: {problem}"), problem=_problem(exc)) from None
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(request: Request) -> Any:
+        try:
+            if not limits.allow("create", address(request)):
+                raise Refused("rate_limited", N_("too many rooms created; wait a minute"))
+            payload = await body(request, CreateRoom)
+            room, token = await manager.create(payload)
+        except Refused as exc:
+            return refused(exc, request, 429 if exc.code == "rate_limited" else 400)
+        return JSONResponse({"code": room.code, "seat": 0, "token": token}, status_code=201)
+
+    @app.post("/api/rooms/{code}/join", status_code=201)
+    async def join_room(code: str, request: Request) -> Any:
+        try:
+            if not limits.allow("lookup", address(request)):
+                raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+            payload = await body(request, JoinRoom)
+            name = check_name(payload.name)
+            room = await manager.get(code)
+            if room is None:
+                raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(code)[:16])
+            seat, token = await room.join(name, _language(request.headers.get("accept-language")))
+        except Refused as exc:
+            status = {"rate_limited": 429, "no_room": 404}.get(exc.code, 409 if exc.code != "bad_name" else 400)
+            return refused(exc, request, status)
+        return JSONResponse({"code": room.code, "seat": seat, "token": token}, status_code=201)
+
+    @app.get("/api/rooms/{code}")
+    async def room_summary(code: str, request: Request) -> Any:
+        try:
+            if not limits.allow("lookup", address(request)):
+                raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+            room = await manager.get(code)
+            if room is None:
+                raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(code)[:16])
+        except Refused as exc:
+            return refused(exc, request, 429 if exc.code == "rate_limited" else 404)
+        return room.lobby_entry()
+
+    @app.get("/api/rooms/{code}/record")
+    async def room_record(code: str, request: Request) -> Any:
+        try:
+            if not limits.allow("lookup", address(request)):
+                raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+            record = await store.record(normal_code(code)[:16])
+            if record is None:
+                raise Refused("not_over", N_("room {code} has no finished match"), code=normal_code(code)[:16])
+        except Refused as exc:
+            return refused(exc, request, 429 if exc.code == "rate_limited" else 404)
+        return record
+
+    @app.get("/api/lobby")
+    async def lobby() -> Any:
+        return manager.lobby()["rooms"]
+
+    @app.get("/healthz")
+    async def healthz() -> Any:
+        return {"status": "ok", "rooms": len(manager.rooms), "connections": len(hub.everyone)}
+
+    @app.get("/metrics")
+    async def metrics_page() -> Response:
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.websocket("/ws")
+    async def websocket(socket: WebSocket) -> None:
+        origin = socket.headers.get("origin")
+        if origin is not None and not _origin_allowed(origin, socket, settings):
+            await socket.close(code=1008)
+            return
+        await socket.accept()
+        connection = Connection(socket, socket.client.host if socket.client else "?")
+        hub.start(connection)
+        metrics.connections.inc()
+        room: Room | None = None
+        try:
+            while not connection.closed:
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    text = (frame.get("bytes") or b"").decode("utf-8", "replace")
+                room = await _handle(text, connection, room)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("connection failed")
+        finally:
+            metrics.connections.dec()
+            if room is not None and connection.room == room.code:
+                room.disconnect(connection)
+            if connection.room is not None and room is not None:
+                room.send_presence()
+            hub.forget(connection)
+            with contextlib.suppress(Exception):
+                connection.queue.put_nowait(None)
+
+    def strike(connection: Connection, error: dict[str, Any]) -> None:
+        metrics.errors.labels(error["code"]).inc()
+        hub.send(connection, error)
+        connection.strikes += 1
+        if connection.strikes >= STRIKES:
+            hub.close(connection, 1008)
+
+    async def _handle(text: str, connection: Connection, room: Room | None) -> Room | None:
+        lang = connection.lang
+        if len(text.encode("utf-8", "surrogatepass")) > settings.max_frame:
+            strike(
+                connection,
+                error_message(
+                    Refused("too_large", N_("the message is larger than {most} bytes"), most=settings.max_frame), lang
+                ),
+            )
+            return room
+        error: Refused | None = None
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            data = None
+            error = Refused("bad_json", N_("the message is not JSON"))
+        given_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+        if not connection.limiter.take():
+            error = Refused("rate_limited", N_("too many messages; slow down"))
+        if error is not None:
+            strike(connection, error_message(error, lang, given_id[:64] if given_id else None))
+            return room
+        try:
+            message = client_adapter.validate_python(data)
+        except ValidationError as exc:
+            strike(
+                connection,
+                error_message(Refused("bad_message", N_("bad message: {problem}"), problem=_problem(exc)), lang),
+            )
+            return room
+        client_id = message.id if isinstance(message, ActionMessage) else None
+        started = time.perf_counter()
+        try:
+            room = await _dispatch(message, connection, room)
+        except Refused as exc:
+            strike(connection, error_message(exc, connection.lang, client_id))
+            return room
+        connection.strikes = 0
+        if client_id is not None:
+            metrics.round_trip.observe(time.perf_counter() - started)
+        return room
+
+    async def _dispatch(message: Any, connection: Connection, room: Room | None) -> Room | None:
+        if isinstance(message, Ping):
+            hub.send(connection, {"type": "pong", "t": message.t, "time": time.time()})
+            return room
+        if isinstance(message, Hello):
+            return await _hello(message, connection, room)
+        if connection.role is None:
+            raise Refused("not_joined", N_("say hello first"))
+        if isinstance(message, Chat):
+            if connection.role == "lobby":
+                if not connection.name:
+                    raise Refused("chat_refused", N_("give a name in hello to chat in the lobby"))
+                await _chat(connection, None, connection.name, None, message.text)
+            elif room is not None and connection.seat is not None:
+                name = room.seats[connection.seat].name or "?"
+                await _chat(connection, room, name, connection.seat, message.text)
+            else:
+                raise Refused("not_seated", N_("only players chat in a room"))
+            return room
+        if room is None or connection.seat is None or room.closed:
+            raise Refused("not_seated", N_("you have no seat in a room"))
+        seat = connection.seat
+        if isinstance(message, ActionMessage):
+            n = await room.act(seat, message.id, message.state, message.action)
+            hub.send(connection, {"type": "ack", "id": message.id, "state": n})
+        elif isinstance(message, Start):
+            await room.start(seat)
+        elif isinstance(message, Rematch):
+            await room.rematch(seat)
+        elif isinstance(message, Leave):
+            await room.remove(seat, seat, "leave")
+        elif isinstance(message, Kick):
+            await room.remove(seat, message.seat, "kick")
+        return room
+
+    chat_limits: dict[int, TokenBucket] = {}
+
+    async def _chat(connection: Connection, room: Room | None, name: str, seat: int | None, text: str) -> None:
+        bucket = chat_limits.setdefault(id(connection), TokenBucket(settings.chat_per_minute / 60, 5))
+        if len(chat_limits) > 100_000:
+            chat_limits.clear()
+        if not bucket.take():
+            raise Refused("rate_limited", N_("too many chat lines; wait a little"))
+        await manager.chat(room, name, seat, text)
+
+    async def _hello(message: Hello, connection: Connection, room: Room | None) -> Room | None:
+        connection.lang = _language(message.lang) if message.lang else connection.lang
+        if room is not None and connection.room == room.code:
+            room.disconnect(connection)
+        connection.seat, connection.role = None, None
+        if message.room is None:
+            if message.token is not None:
+                raise Refused("no_room", N_("a token needs its room's code"))
+            connection.name = check_name(message.name) if message.name is not None else None
+            hub.join(connection, None)
+            connection.role = "lobby"
+            hub.send(
+                connection, {"type": "welcome", "room": None, "seat": None, "role": "lobby", "lang": connection.lang}
+            )
+            hub.send(connection, manager.lobby())
+            return None
+        new_room = await manager.get(message.room, reopen=message.token is not None)
+        if new_room is None:
+            raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(message.room)[:16])
+        async with new_room.lock:
+            if message.token is not None:
+                seat = new_room.seat_for(message.token)
+                if seat is None:
+                    raise Refused("bad_token", N_("this token holds no seat in room {code}"), code=new_room.code)
+                connection.seat, connection.role = seat, "seat"
+            else:
+                connection.role = "spectator"
+            hub.join(connection, new_room.code)
+            hub.send(
+                connection,
+                {
+                    "type": "welcome",
+                    "room": new_room.code,
+                    "seat": connection.seat,
+                    "role": connection.role,
+                    "lang": connection.lang,
+                },
+            )
+            new_room.connect(connection)
+            new_room.resync(connection, message.last_event)
+        return new_room
+
+    return app
+
+
+def _problem(exc: ValidationError) -> str:
+    """A validation error in a line: where and what."""
+    first = exc.errors(include_url=False, include_input=False)[0] if exc.errors() else {"loc": (), "msg": "?"}
+    where = ".".join(str(part) for part in first.get("loc", ())) or "message"
+    return f"{where}: {first.get('msg', '?')}"[:200]
+
+
+def _origin_allowed(origin: str, socket: WebSocket, settings: ServerSettings) -> bool:
+    """Whether a browser's Origin is the server's own or one of the configured origins."""
+    if origin in settings.origins or "*" in settings.origins:
+        return True
+    host = socket.headers.get("host", "")
+    return origin in (f"http://{host}", f"https://{host}")

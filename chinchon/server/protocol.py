@@ -1,0 +1,379 @@
+"""The messages of the server's protocol, in and out, as pydantic models.
+
+Every WebSocket frame is one JSON object with a ``type``. The JSON schemas
+in ``chinchon/schemas/protocol-*.schema.json`` are generated from these models
+(``python -m chinchon.server.protocol``); ``docs/protocol.md`` shows an
+example of each message.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+__all__ = [
+    "ClientMessage",
+    "CreateRoom",
+    "ErrorCode",
+    "JoinRoom",
+    "RoomCreated",
+    "RulesChoice",
+    "client_adapter",
+    "schemas",
+]
+
+NAME_MAX = 24
+"""The longest player name, in characters."""
+
+CHAT_MAX = 300
+"""The longest chat line, in characters."""
+
+ErrorCode = Literal[
+    "bad_json",
+    "bad_message",
+    "too_large",
+    "rate_limited",
+    "not_joined",
+    "bad_token",
+    "no_room",
+    "bad_name",
+    "bad_rules",
+    "bad_request",
+    "room_full",
+    "not_creator",
+    "not_seated",
+    "wrong_status",
+    "stale_state",
+    "duplicate",
+    "bad_action",
+    "not_your_turn",
+    "illegal_action",
+    "bad_seat",
+    "chat_refused",
+    "not_over",
+    "server_busy",
+]
+"""The codes of typed errors; the message beside a code is in the seat's language."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- HTTP bodies ------------------------------------------------------------------------
+
+
+class RulesChoice(_Message):
+    """A preset and options of ``Rules`` on top of it (``{"limit": 50}``)."""
+
+    preset: str = "fournier"
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class CreateRoom(_Message):
+    """``POST /api/rooms``: a new room, its creator in seat 0."""
+
+    name: str
+    rules: RulesChoice = Field(default_factory=RulesChoice)
+    seats: int = Field(default=2, ge=2, le=8)
+    bot_level: str = "medium"
+    public: bool = True
+    turn_seconds: float | None = Field(default=None, ge=5, le=600)
+    lang: str | None = None
+
+
+class JoinRoom(_Message):
+    """``POST /api/rooms/{code}/join``: a seat in a room that has not started."""
+
+    name: str
+
+
+class RoomCreated(_Message):
+    """The answer to a creation or a join: the seat's token, for this client alone."""
+
+    code: str
+    seat: int
+    token: str
+
+
+# -- client messages (WebSocket) --------------------------------------------------------
+
+
+class Hello(_Message):
+    """The first message: a seat's token, a room to watch, or neither (the lobby)."""
+
+    type: Literal["hello"]
+    room: str | None = None
+    token: str | None = None
+    last_event: int | None = Field(default=None, ge=0)
+    lang: str | None = None
+    name: str | None = None
+
+
+class ActionMessage(_Message):
+    """An action of the client's seat, in the text form of ``parse_action``, chosen in state ``state``."""
+
+    type: Literal["action"]
+    id: str = Field(min_length=1, max_length=64)
+    state: int = Field(ge=0)
+    action: str = Field(max_length=200)
+
+
+class Chat(_Message):
+    """A chat line, to the room (a seat's) or to the lobby."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=CHAT_MAX * 4)
+
+
+class Ping(_Message):
+    """Asks for a pong; ``t`` comes back as it was sent."""
+
+    type: Literal["ping"]
+    t: float | int | str | None = None
+
+
+class Start(_Message):
+    """The creator starts the match; empty seats get bots."""
+
+    type: Literal["start"]
+
+
+class Rematch(_Message):
+    """A new match in the same room, once the match is over."""
+
+    type: Literal["rematch"]
+
+
+class Leave(_Message):
+    """The seat's player leaves the room (a bot takes the seat in a match)."""
+
+    type: Literal["leave"]
+
+
+class Kick(_Message):
+    """The creator removes a seat's player (a bot takes the seat in a match)."""
+
+    type: Literal["kick"]
+    seat: int = Field(ge=0, le=7)
+
+
+ClientMessage = Annotated[
+    Hello | ActionMessage | Chat | Ping | Start | Rematch | Leave | Kick, Field(discriminator="type")
+]
+client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+# -- server messages (their schemas; the server builds them as dicts) --------------------
+
+
+class SeatInfo(_Message):
+    """A seat as everyone sees it."""
+
+    seat: int
+    name: str | None
+    kind: Literal["open", "person", "bot"]
+    level: str | None
+    presence: Literal["open", "connected", "away", "bot"]
+    away_seconds: float | None = None
+    creator: bool = False
+
+
+class TableMeldView(_Message):
+    """A meld on the table."""
+
+    owner: int
+    cards: list[str]
+    open: bool
+
+
+class ResultView(_Message):
+    """How a deal ended (once every hand is shown)."""
+
+    closer: int
+    points: list[int]
+    loose: list[list[str]]
+    table: list[TableMeldView]
+    chinchon: bool
+    clean: bool
+
+
+class GameView(_Message):
+    """A match as one seat (or a spectator, ``seat`` null) may see it."""
+
+    phase: Literal["draw", "discard", "showdown", "over"]
+    to_move: int | None
+    hand: list[str]
+    hand_sizes: list[int]
+    stock_size: int
+    discard_pile: list[str]
+    discards: list[tuple[int, str]]
+    taken: list[list[str]]
+    last_draw: str | None
+    closer: int | None
+    table: list[TableMeldView]
+    revealed: list[list[str]]
+    result: ResultView | None
+    previous_result: ResultView | None
+    history: list[tuple[int, str]]
+    legal_actions: list[str]
+    scores: list[int]
+    active: list[int]
+    dealer: int | None
+    deal_number: int
+    turn: int
+    reentry_pending: list[int]
+    match_over: bool
+    winner: int | None
+    pot: int
+
+
+class RoomView(_Message):
+    """``view``: the whole state a client needs, at event number ``state``."""
+
+    type: Literal["view"]
+    room: str
+    seat: int | None
+    state: int
+    status: Literal["waiting", "playing", "over", "closed"]
+    match: int
+    rules: dict[str, Any]
+    preset: str | None
+    seats: list[SeatInfo]
+    watchers: int
+    turn_seconds: float | None
+    turn_deadline: float | None
+    game: GameView | None
+
+
+class Event(_Message):
+    """``event``: what happened at event number ``n``, public to all; a ``view`` follows in the same batch."""
+
+    type: Literal["event"]
+    n: int
+    kind: Literal["join", "leave", "kick", "start", "action", "rematch", "bot", "back"]
+    seat: int | None
+    action: str | None = None
+    name: str | None = None
+
+
+class Welcome(_Message):
+    """The answer to ``hello``: the client's role in the room or the lobby."""
+
+    type: Literal["welcome"]
+    room: str | None
+    seat: int | None
+    role: Literal["seat", "spectator", "lobby"]
+    lang: str
+
+
+class Ack(_Message):
+    """An action was applied; ``state`` is the event number it made."""
+
+    type: Literal["ack"]
+    id: str
+    state: int
+
+
+class ErrorMessage(_Message):
+    """A typed error; ``id`` names the action it answers, if it answers one."""
+
+    type: Literal["error"]
+    code: ErrorCode
+    message: str
+    id: str | None = None
+
+
+class ChatLine(_Message):
+    """A chat line, to everyone in the room or the lobby."""
+
+    type: Literal["chat"]
+    room: str | None
+    name: str
+    seat: int | None
+    text: str
+    time: float
+
+
+class Presence(_Message):
+    """Who is connected, away (with the seconds left before a bot plays) or played by a bot."""
+
+    type: Literal["presence"]
+    room: str
+    seats: list[SeatInfo]
+    watchers: int
+
+
+class Pong(_Message):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"]
+    t: float | int | str | None = None
+    time: float
+
+
+class LobbyRoom(_Message):
+    """A public room in the lobby."""
+
+    code: str
+    preset: str | None
+    rules: dict[str, Any]
+    seats: int
+    taken: int
+    status: Literal["waiting", "playing", "over"]
+    names: list[str]
+
+
+class Lobby(_Message):
+    """``lobby``: the open public rooms."""
+
+    type: Literal["lobby"]
+    rooms: list[LobbyRoom]
+
+
+class Closing(_Message):
+    """The server is going away (the close code follows): reconnect to go on."""
+
+    type: Literal["closing"]
+    reason: str
+
+
+ServerMessage = Annotated[
+    RoomView | Event | Welcome | Ack | ErrorMessage | ChatLine | Presence | Pong | Lobby | Closing,
+    Field(discriminator="type"),
+]
+server_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """The JSON schemas of the protocol, by file name."""
+    return {
+        "protocol-client.schema.json": client_adapter.json_schema(),
+        "protocol-server.schema.json": server_adapter.json_schema(),
+        "protocol-http.schema.json": {
+            "$defs": {
+                model.__name__: model.model_json_schema() for model in (CreateRoom, JoinRoom, RoomCreated, LobbyRoom)
+            }
+        },
+    }
+
+
+def write_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
+    """Write the protocol's schemas into ``folder``; the paths written."""
+    written = []
+    for name, schema in schemas().items():
+        path = folder / name
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance entry point
+    for path in write_schemas():
+        sys.stdout.write(f"{path}\n")

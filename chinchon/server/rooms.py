@@ -1,0 +1,857 @@
+"""Rooms: a match, its seats and tokens, bots and timers, and one owner that applies actions in order.
+
+Every change to a room happens under the room's lock: the event is written
+to the store, then applied, then sent. A room's driver task plays the bots'
+turns (thinking off the event loop, without the lock), the turns of seats
+whose player is gone past the grace period or out of time, and closes the
+room once nobody is left in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+import unicodedata
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from chinchon.actions import Action, IllegalAction, parse_action
+from chinchon.bots import make_bot
+from chinchon.bots.base import LEVELS, BotError
+from chinchon.errors import N_, ChinchonError
+from chinchon.game import Match
+from chinchon.rules import Rules, RulesError
+from chinchon.server.hub import Connection, Hub
+from chinchon.server.protocol import CHAT_MAX, NAME_MAX, CreateRoom
+from chinchon.server.store import EventRow, RoomRow, SeatRow, Store
+from chinchon.server.views import game_view, public_action, spectator_game_view, translated, translated_error
+
+if TYPE_CHECKING:
+    from chinchon.server.bots import BotPool
+    from chinchon.server.metrics import Metrics
+
+__all__ = ["CODE_ALPHABET", "Manager", "Refused", "Room", "ServerSettings", "hash_token", "new_code"]
+
+log = logging.getLogger("chinchon.server")
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Room codes use letters and digits that cannot be mistaken for one another (no I, L, O, 0, 1)."""
+CODE_LENGTH = 7
+BUFFER = 256
+"""Events kept in memory for clients that reconnect; older ones get the whole view."""
+
+
+@dataclass
+class ServerSettings:
+    """The server's settings (``chinchon serve`` options)."""
+
+    db: str = "sqlite+aiosqlite:///chinchon.db"
+    grace: float = 30.0
+    origins: tuple[str, ...] = ()
+    bot_workers: int = 2
+    bot_pool: str = "process"
+    bot_deadline: float = 10.0
+    max_frame: int = 8192
+    rooms_per_minute: float = 10.0
+    lookups_per_minute: float = 30.0
+    chat_per_minute: float = 20.0
+    heartbeat: float = 5.0
+    bot_delay: float = 0.0
+
+
+class Refused(Exception):
+    """A request refused with a typed error; ``message`` is a template, ``params`` fill it."""
+
+    def __init__(self, code: str, message: str, /, **params: object) -> None:
+        super().__init__(message.format(**params))
+        self.code = code
+        self.template = message
+        self.params = params
+
+    def text(self, lang: str) -> str:
+        """The message in a language."""
+        return translated(lang, self.template, **self.params)
+
+
+def hash_token(token: str) -> str:
+    """The digest a token is stored as."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_code() -> str:
+    """A random room code."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(code: str) -> str:
+    """A room code as typed, in capitals without spaces or dashes."""
+    return code.strip().upper().replace("-", "").replace(" ", "")
+
+
+def check_name(name: object) -> str:
+    """A player's name, trimmed.
+
+    Raises:
+        Refused: empty, too long, or with control characters.
+    """
+    if not isinstance(name, str):
+        raise Refused("bad_name", N_("a name is text"))
+    name = unicodedata.normalize("NFC", name.strip())
+    if not name:
+        raise Refused("bad_name", N_("the name is empty"))
+    if len(name) > NAME_MAX:
+        raise Refused("bad_name", N_("a name has at most {most} characters"), most=NAME_MAX)
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
+        raise Refused("bad_name", N_("a name may not hold control characters"))
+    return name
+
+
+def check_level(level: str) -> str:
+    """A bot level the server offers."""
+    if level not in LEVELS:
+        raise Refused(
+            "bad_request", N_("unknown bot level {level}; levels: {known}"), level=level, known=", ".join(LEVELS)
+        )
+    return level
+
+
+def build_rules(preset: str, options: dict[str, Any]) -> Rules:
+    """A preset with options on top.
+
+    Raises:
+        Refused: an unknown preset or option, or a bad value.
+    """
+    try:
+        return Rules.preset(preset, **options)
+    except RulesError as exc:
+        raise Refused("bad_rules", exc.template, **exc.params) from None
+    except TypeError:
+        known = ", ".join(Rules().to_dict())
+        raise Refused("bad_rules", N_("unknown rules option; options: {known}"), known=known) from None
+
+
+@dataclass
+class Seat:
+    """A seat of a room: open, a person's (by token) or a bot's."""
+
+    index: int
+    name: str | None
+    kind: str = "open"
+    level: str | None = None
+    token_hash: str | None = None
+    lang: str | None = None
+    connections: int = 0
+    away_since: float | None = None
+    bot_playing: bool = False
+
+    def row(self) -> SeatRow:
+        """The seat as stored."""
+        return SeatRow(self.index, self.name, self.kind, self.level, self.token_hash, self.lang)
+
+
+@dataclass
+class Room:
+    """One room: seats, status, the match and its numbered events."""
+
+    manager: Manager
+    code: str
+    rules: Rules
+    preset: str | None
+    public: bool
+    seats: list[Seat]
+    bot_level: str
+    turn_seconds: float | None
+    creator: int = 0
+    created: float = field(default_factory=time.time)
+    status: str = "waiting"
+    n: int = 0
+    match_number: int = 0
+    seed: str | None = None
+    match: Match | None = None
+    buffer: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=BUFFER))
+    seen: dict[int, OrderedDict[str, int]] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    driver: asyncio.Task[None] | None = None
+    turn_started: float = field(default_factory=time.monotonic)
+    turn_expired: bool = False
+    closed: bool = False
+
+    # -- what clients see ---------------------------------------------------------------
+
+    def presence(self, seat: Seat) -> tuple[str, float | None]:
+        """A seat's presence and, while away, the seconds before a bot plays for it."""
+        if seat.kind == "open":
+            return "open", None
+        if seat.kind == "bot":
+            return "bot", None
+        if seat.connections > 0:
+            return "connected", None
+        if seat.bot_playing:
+            return "bot", None
+        since = seat.away_since if seat.away_since is not None else time.monotonic()
+        return "away", max(0.0, round(self.manager.settings.grace - (time.monotonic() - since), 1))
+
+    def seat_infos(self) -> list[dict[str, Any]]:
+        """Every seat as everyone sees it."""
+        infos = []
+        for seat in self.seats:
+            presence, left = self.presence(seat)
+            infos.append(
+                {
+                    "seat": seat.index,
+                    "name": seat.name,
+                    "kind": seat.kind,
+                    "level": seat.level,
+                    "presence": presence,
+                    "away_seconds": left,
+                    "creator": seat.index == self.creator,
+                }
+            )
+        return infos
+
+    def watchers(self) -> int:
+        """The spectators connected."""
+        return sum(1 for c in self.manager.hub.members(self.code) if c.role == "spectator")
+
+    def turn_deadline(self) -> float | None:
+        """When the person to move runs out of time (a wall-clock time), with a turn timer."""
+        if self.turn_seconds is None or self.match is None or self.status != "playing":
+            return None
+        seat = self.match.to_move
+        if seat is None or self.bot_controls(seat):
+            return None
+        return time.time() + max(0.0, self.turn_seconds - (time.monotonic() - self.turn_started))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The whole room as a seat (or a spectator, ``None``) may see it."""
+        game = None
+        if self.match is not None:
+            game = game_view(self.match.observation(seat)) if seat is not None else spectator_game_view(self.match)
+        return {
+            "type": "view",
+            "room": self.code,
+            "seat": seat,
+            "state": self.n,
+            "status": "closed" if self.closed else self.status,
+            "match": self.match_number,
+            "rules": self.rules.to_dict(),
+            "preset": self.preset,
+            "seats": self.seat_infos(),
+            "watchers": self.watchers(),
+            "turn_seconds": self.turn_seconds,
+            "turn_deadline": self.turn_deadline(),
+            "game": game,
+        }
+
+    def lobby_entry(self) -> dict[str, Any]:
+        """The room as the lobby lists it."""
+        return {
+            "code": self.code,
+            "preset": self.preset,
+            "rules": self.rules.to_dict(),
+            "seats": len(self.seats),
+            "taken": sum(1 for s in self.seats if s.kind != "open"),
+            "status": self.status,
+            "names": [s.name for s in self.seats if s.kind == "person" and s.name],
+        }
+
+    def publish(self, event: dict[str, Any] | None) -> None:
+        """Send an event (if any) and each member's new view."""
+        hub = self.manager.hub
+        views: dict[int | None, dict[str, Any]] = {}
+        for connection in hub.members(self.code):
+            if event is not None:
+                hub.send(connection, event)
+            if connection.seat not in views:
+                views[connection.seat] = self.view(connection.seat)
+            hub.send(connection, views[connection.seat])
+
+    def send_presence(self) -> None:
+        """Tell every member who is connected, away or played by a bot."""
+        message = {"type": "presence", "room": self.code, "seats": self.seat_infos(), "watchers": self.watchers()}
+        for connection in self.manager.hub.members(self.code):
+            self.manager.hub.send(connection, message)
+
+    # -- the log ------------------------------------------------------------------------
+
+    async def append(
+        self,
+        kind: str,
+        seat: int | None,
+        data: str | None = None,
+        *,
+        room_changes: dict[str, Any] | None = None,
+        seat_changes: list[Seat] | None = None,
+        new_seed: str | None = None,
+        match_number: int | None = None,
+    ) -> int:
+        """Write the next numbered event to the store (before anything is applied or sent); its number."""
+        n = self.n + 1
+        entry = EventRow(n, self.match_number if match_number is None else match_number, kind, seat, data, time.time())
+        try:
+            await self.manager.store.append(
+                self.code,
+                entry,
+                room=room_changes,
+                seat_changes=[s.row() for s in seat_changes or ()],
+                new_match_seed=new_seed,
+            )
+        except Exception:
+            log.exception("storage failed", extra={"room": self.code, "kind": kind})
+            raise Refused("server_busy", N_("the server could not save this; try again")) from None
+        return n
+
+    def _event(self, n: int, kind: str, seat: int | None, **extra: Any) -> dict[str, Any]:
+        event = {"type": "event", "n": n, "kind": kind, "seat": seat, **extra}
+        self.buffer.append(event)
+        self.n = n
+        return event
+
+    # -- who plays a seat ----------------------------------------------------------------
+
+    def bot_controls(self, seat: int) -> bool:
+        """Whether a bot plays this seat now."""
+        s = self.seats[seat]
+        return s.kind == "bot" or (s.kind == "person" and s.bot_playing)
+
+    def bot_spec(self, seat: int) -> str:
+        """The bot that plays a seat."""
+        s = self.seats[seat]
+        return s.level if s.kind == "bot" and s.level else self.bot_level
+
+    def people_left(self) -> bool:
+        """Whether a person is connected, or away within the grace period."""
+        return any(s.kind == "person" and (s.connections > 0 or not s.bot_playing) for s in self.seats)
+
+    # -- actions ------------------------------------------------------------------------
+
+    async def act(self, seat: int, client_id: str, state: int, text: str) -> int:
+        """Apply a person's action, chosen in event ``state``; the event number it made.
+
+        Raises:
+            Refused: the action is stale, repeated, not this seat's, or illegal; nothing changed.
+        """
+        async with self.lock:
+            seen = self.seen.setdefault(seat, OrderedDict())
+            if client_id in seen:
+                raise Refused("duplicate", N_("this action was already received"))
+            if self.status != "playing" or self.match is None or self.closed:
+                raise Refused("wrong_status", N_("no match is being played in this room"))
+            if state != self.n:
+                raise Refused(
+                    "stale_state", N_("the table changed since this action was chosen (now {state})"), state=self.n
+                )
+            try:
+                action = parse_action(text)
+            except ChinchonError as exc:
+                raise Refused("bad_action", exc.template, **exc.params) from None
+            if self.match.to_move != seat:
+                raise Refused("not_your_turn", N_("it is not your turn"))
+            self._check_legal(action)
+            n = await self._apply(seat, action)
+            seen[client_id] = n
+            while len(seen) > 256:
+                seen.popitem(last=False)
+            return n
+
+    def _check_legal(self, action: Action) -> None:
+        assert self.match is not None
+        if self.match.is_legal(action):
+            return
+        try:
+            copy.deepcopy(self.match).apply(action)
+        except IllegalAction as exc:
+            raise Refused("illegal_action", exc.template, **exc.params) from None
+        raise Refused("illegal_action", N_("this action is not legal now"))
+
+    async def _apply(self, seat: int, action: Action) -> int:
+        """Store, apply and send one action (under the lock, legality checked)."""
+        assert self.match is not None
+        n = await self.append("action", seat, str(action))
+        self.match.apply(action, seat=seat)
+        event = self._event(n, "action", seat, action=public_action(self.match, seat, action))
+        self.turn_started = time.monotonic()
+        self.turn_expired = False
+        metrics = self.manager.metrics
+        if metrics is not None:
+            metrics.actions.inc()
+        if self.match.over:
+            self.status = "over"
+            try:
+                await self.manager.store.finish_match(self.code, self.match_number, self.match.record())
+                await self.manager.store.set_status(self.code, "over")
+            except Exception:
+                log.exception("storage failed", extra={"room": self.code, "kind": "finish"})
+            self.manager.lobby_changed()
+        self.publish(event)
+        self.wake.set()
+        return n
+
+    # -- the room's life ------------------------------------------------------------------
+
+    async def start(self, seat: int) -> None:
+        """The creator starts the match; open seats get bots."""
+        async with self.lock:
+            if seat != self.creator:
+                raise Refused("not_creator", N_("only the room's creator can do this"))
+            if self.status != "waiting":
+                raise Refused("wrong_status", N_("the match has already started"))
+            await self._new_match("start")
+
+    async def rematch(self, seat: int) -> None:
+        """A new match with the same seats, once the match is over."""
+        async with self.lock:
+            if self.status != "over":
+                raise Refused("wrong_status", N_("a rematch can start only once the match is over"))
+            await self._new_match("rematch")
+
+    async def _new_match(self, kind: str) -> None:
+        changed = []
+        for s in self.seats:
+            if s.kind == "open":
+                s.kind, s.level, s.name = "bot", self.bot_level, None
+                changed.append(s)
+        names = [s.name or f"Bot {s.index + 1}" for s in self.seats]
+        seed = str(secrets.randbits(64))
+        number = self.match_number + 1
+        n = await self.append(
+            kind,
+            None,
+            json.dumps({"names": names}),
+            room_changes={"status": "playing", "match": number, "seed": seed},
+            seat_changes=changed,
+            new_seed=seed,
+            match_number=number,
+        )
+        self.match = Match(names, self.rules, seed=int(seed))
+        self.match_number, self.seed, self.status = number, seed, "playing"
+        self.seen.clear()
+        self.turn_started = time.monotonic()
+        event = self._event(n, kind, None)
+        self.manager.lobby_changed()
+        self.publish(event)
+        self.wake.set()
+
+    async def join(self, name: str, lang: str | None) -> tuple[int, str]:
+        """A person takes the first open seat; the seat and its token."""
+        async with self.lock:
+            if self.status != "waiting" or self.closed:
+                raise Refused("wrong_status", N_("the match has already started; you can watch it"))
+            for s in self.seats:
+                if s.kind == "open":
+                    token = secrets.token_urlsafe(32)
+                    s.kind, s.name, s.token_hash, s.lang = "person", name, hash_token(token), lang
+                    s.away_since, s.bot_playing = time.monotonic(), False
+                    n = await self.append("join", s.index, None, seat_changes=[s])
+                    event = self._event(n, "join", s.index, name=name)
+                    self.manager.lobby_changed()
+                    self.publish(event)
+                    self.wake.set()
+                    return s.index, token
+            raise Refused("room_full", N_("every seat is taken; you can watch the match"))
+
+    async def remove(self, by: int, seat: int, kind: str) -> None:
+        """A player leaves (``kind`` "leave") or the creator removes one ("kick"): a bot or nobody takes the seat."""
+        async with self.lock:
+            if kind == "kick" and by != self.creator:
+                raise Refused("not_creator", N_("only the room's creator can do this"))
+            if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "person" or (kind == "kick" and seat == by):
+                raise Refused("bad_seat", N_("seat {seat} has no other player to remove"), seat=seat)
+            s = self.seats[seat]
+            if self.status == "waiting":
+                s.kind, s.name, s.level = "open", None, None
+            else:
+                s.kind, s.level = "bot", self.bot_level
+            s.token_hash, s.bot_playing, s.away_since = None, False, None
+            changes: dict[str, Any] = {}
+            if seat == self.creator:
+                others = [x.index for x in self.seats if x.kind == "person"]
+                if others:
+                    self.creator = others[0]
+                    changes["creator"] = self.creator
+            n = await self.append(kind, seat, None, seat_changes=[s], room_changes=changes or None)
+            event = self._event(n, kind, seat)
+            for connection in self.manager.hub.members(self.code):
+                if connection.seat == seat:
+                    connection.seat, connection.role = None, "spectator"
+                    self.manager.hub.send(
+                        connection,
+                        {
+                            "type": "error",
+                            "code": "not_seated",
+                            "message": translated(connection.lang, N_("you no longer have a seat in this room")),
+                            "id": None,
+                        },
+                    )
+            self.manager.lobby_changed()
+            self.publish(event)
+            self.wake.set()
+
+    def connect(self, connection: Connection) -> None:
+        """A member arrives (its role set); presence changes."""
+        if connection.seat is not None:
+            s = self.seats[connection.seat]
+            s.connections += 1
+            s.away_since = None
+            s.bot_playing = False
+        self.send_presence()
+        self.wake.set()
+
+    def disconnect(self, connection: Connection) -> None:
+        """A member is gone; a seat left with no connection is away from now."""
+        if connection.seat is not None and connection.room == self.code:
+            s = self.seats[connection.seat]
+            s.connections = max(0, s.connections - 1)
+            if s.connections == 0 and s.kind == "person":
+                s.away_since = time.monotonic()
+        self.send_presence()
+        self.wake.set()
+
+    def resync(self, connection: Connection, last: int | None) -> None:
+        """The events a returning client missed (when they are still kept), then its view."""
+        hub = self.manager.hub
+        if last is not None and last < self.n and self.buffer and self.buffer[0]["n"] <= last + 1:
+            for event in self.buffer:
+                if event["n"] > last:
+                    hub.send(connection, event)
+        hub.send(connection, self.view(connection.seat))
+
+    def seat_for(self, token: str) -> int | None:
+        """The seat whose token this is (compared in constant time with every seat's)."""
+        digest = hash_token(token)
+        found = None
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(digest, s.token_hash):
+                found = s.index
+        return found
+
+    # -- the driver ---------------------------------------------------------------------
+
+    def _next_step(self) -> tuple[str, int | None, float | None]:
+        """What the driver does next: ("bot", seat, None), ("wait", None, timeout) or ("close", None, None)."""
+        grace = self.manager.settings.grace
+        now = time.monotonic()
+        timeout: float | None = None
+        changed = False
+        for s in self.seats:
+            if s.kind == "person" and s.connections == 0 and not s.bot_playing:
+                since = s.away_since if s.away_since is not None else now
+                left = grace - (now - since)
+                if left <= 0:
+                    s.bot_playing = True
+                    changed = True
+                else:
+                    timeout = left if timeout is None else min(timeout, left)
+        if changed:
+            self.send_presence()
+        if not self.people_left():
+            return "close", None, None
+        if self.status == "playing" and self.match is not None and not self.match.over:
+            seat = self.match.to_move
+            if seat is not None:
+                if self.bot_controls(seat) or self.turn_expired:
+                    return "bot", seat, None
+                if self.turn_seconds is not None:
+                    left = self.turn_seconds - (now - self.turn_started)
+                    if left <= 0:
+                        self.turn_expired = True
+                        return "bot", seat, None
+                    timeout = left if timeout is None else min(timeout, left)
+        return "wait", None, timeout
+
+    async def drive(self) -> None:
+        """Play the bots' turns and keep the timers until the room closes."""
+        manager = self.manager
+        while not self.closed:
+            self.wake.clear()
+            async with self.lock:
+                step, seat, timeout = self._next_step()
+                if step == "bot" and seat is not None and self.match is not None:
+                    state = self.n
+                    observation = self.match.observation(seat)
+                    legal = self.match.legal_actions()
+                    spec = self.bot_spec(seat)
+            if step == "close":
+                await manager.close_room(self, "nobody left")
+                return
+            if step == "wait":
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), timeout)
+                continue
+            assert seat is not None
+            if manager.settings.bot_delay:
+                await asyncio.sleep(manager.settings.bot_delay)
+            text = await manager.think(spec, observation, legal)
+            async with self.lock:
+                if self.closed or self.n != state or self.match is None or self.match.to_move != seat:
+                    continue
+                if not (self.bot_controls(seat) or self.turn_expired):
+                    continue
+                try:
+                    action = parse_action(text)
+                    if not self.match.is_legal(action):
+                        raise IllegalAction(N_("this action is not legal now"))
+                except ChinchonError:
+                    log.error("a bot chose an illegal action", extra={"room": self.code, "bot": spec})
+                    action = legal[0]
+                try:
+                    await self._apply(seat, action)
+                except Refused:
+                    await asyncio.sleep(1)
+
+
+class Manager:
+    """Every room of the server: creation, lookup, rebuilding from the store, closing."""
+
+    def __init__(
+        self, settings: ServerSettings, store: Store, hub: Hub, pool: BotPool, metrics: Metrics | None = None
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.hub = hub
+        self.pool = pool
+        self.metrics = metrics
+        self.rooms: dict[str, Room] = {}
+        self._lobby_task: asyncio.Task[None] | None = None
+        self._lobby_dirty = False
+        self._closing = False
+
+    # -- bots ---------------------------------------------------------------------------
+
+    async def think(self, spec: str, observation: Any, legal: list[Action]) -> str:
+        """A bot's choice off the event loop; a quick fallback if the pool fails or is too slow."""
+        try:
+            text, seconds = await self.pool.choose(spec, observation, legal, self.settings.bot_deadline)
+        except (TimeoutError, Exception) as exc:  # a broken or slow pool must not stop the room
+            log.warning("bot fallback", extra={"bot": spec, "problem": type(exc).__name__})
+            return str(make_bot("simple").choose(observation, legal, __import__("random").Random()))
+        if self.metrics is not None:
+            self.metrics.bot_seconds.observe(seconds)
+        return text
+
+    # -- rooms --------------------------------------------------------------------------
+
+    async def create(self, request: CreateRoom) -> tuple[Room, str]:
+        """A new room with its creator in seat 0; the room and the creator's token."""
+        name = check_name(request.name)
+        level = check_level(request.bot_level)
+        rules = build_rules(request.rules.preset, dict(request.rules.options))
+        try:
+            Match(["x"] * request.seats, rules, seed=0)
+        except RulesError as exc:
+            raise Refused("bad_rules", exc.template, **exc.params) from None
+        code = new_code()
+        while code in self.rooms or await self.store.code_exists(code):
+            code = new_code()
+        token = secrets.token_urlsafe(32)
+        seats = [Seat(i, None) for i in range(request.seats)]
+        seats[0] = Seat(0, name, "person", None, hash_token(token), request.lang, away_since=time.monotonic())
+        room = Room(
+            self,
+            code,
+            rules,
+            request.rules.preset if not request.rules.options else None,
+            request.public,
+            seats,
+            level,
+            request.turn_seconds,
+        )
+        await self.store.create_room(
+            RoomRow(
+                code=code,
+                created=room.created,
+                public=room.public,
+                status="waiting",
+                preset=room.preset,
+                rules=rules.to_dict(),
+                seats=len(seats),
+                bot_level=level,
+                turn_seconds=room.turn_seconds,
+                creator=0,
+                match=0,
+                seed=None,
+                last_event=0,
+                seat_rows=[s.row() for s in seats],
+            )
+        )
+        self._adopt(room)
+        log.info("room created", extra={"room": code, "seats": len(seats)})
+        return room, token
+
+    def _adopt(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        room.driver = asyncio.create_task(room.drive())
+        if self.metrics is not None:
+            self.metrics.rooms.set(len(self.rooms))
+        self.lobby_changed()
+
+    async def get(self, code: str, reopen: bool = False) -> Room | None:
+        """An open room by code; with ``reopen``, a closed one is rebuilt from the store."""
+        code = normal_code(code)
+        room = self.rooms.get(code)
+        if room is None and reopen and not self._closing:
+            row = await self.store.load_room(code)
+            if row is not None:
+                room = self.rebuild(row)
+                if room.closed:
+                    room.closed = False
+                    await self.store.set_status(code, room.status)
+                self._adopt(room)
+        return room
+
+    def rebuild(self, row: RoomRow) -> Room:
+        """A room as its stored rules, seats, seed and log make it."""
+        rules = Rules.from_dict(row.rules)
+        seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash, s.lang) for s in row.seat_rows]
+        now = time.monotonic()
+        for s in seats:
+            if s.kind == "person":
+                s.away_since = now
+        room = Room(
+            self,
+            row.code,
+            rules,
+            row.preset,
+            row.public,
+            seats,
+            row.bot_level,
+            row.turn_seconds,
+            row.creator,
+            row.created,
+        )
+        room.n = row.last_event
+        room.match_number = row.match
+        room.seed = row.seed
+        room.closed = row.status == "closed"
+        room.status = "waiting"
+        for entry in row.events:
+            if entry.kind in ("start", "rematch"):
+                names = json.loads(entry.data or "{}").get("names", [])
+                room.match = Match(names, rules, seed=int(row.seed or 0))
+                room.status = "playing"
+                room.buffer.append({"type": "event", "n": entry.n, "kind": entry.kind, "seat": None})
+            elif entry.kind == "action" and room.match is not None and entry.seat is not None:
+                action = parse_action(entry.data or "")
+                room.match.apply(action, seat=entry.seat)
+                room.buffer.append(
+                    {
+                        "type": "event",
+                        "n": entry.n,
+                        "kind": "action",
+                        "seat": entry.seat,
+                        "action": public_action(room.match, entry.seat, action),
+                    }
+                )
+            else:
+                room.buffer.append({"type": "event", "n": entry.n, "kind": entry.kind, "seat": entry.seat})
+        if room.match is not None and room.match.over:
+            room.status = "over"
+        return room
+
+    async def restore(self) -> int:
+        """Rebuild every room that was open when the server stopped; how many."""
+        count = 0
+        for row in await self.store.open_rooms():
+            try:
+                room = self.rebuild(row)
+            except (ChinchonError, ValueError, KeyError) as exc:
+                log.error("room not rebuilt", extra={"room": row.code, "problem": str(exc)})
+                continue
+            self._adopt(room)
+            count += 1
+        return count
+
+    async def close_room(self, room: Room, reason: str) -> None:
+        """Close a room (it stays in the store) and tell its spectators."""
+        async with room.lock:
+            if room.closed:
+                return
+            room.closed = True
+            with contextlib.suppress(Exception):
+                await self.store.set_status(room.code, "closed")
+            self.rooms.pop(room.code, None)
+            for connection in self.hub.members(room.code):
+                self.hub.send(connection, room.view(connection.seat))
+        if self.metrics is not None:
+            self.metrics.rooms.set(len(self.rooms))
+        log.info("room closed", extra={"room": room.code, "reason": reason})
+        self.lobby_changed()
+
+    # -- the lobby ----------------------------------------------------------------------
+
+    def lobby(self) -> dict[str, Any]:
+        """The lobby message: open public rooms, newest first (at most 100)."""
+        rooms = sorted(
+            (r for r in self.rooms.values() if r.public and not r.closed), key=lambda r: r.created, reverse=True
+        )
+        return {"type": "lobby", "rooms": [r.lobby_entry() for r in rooms[:100]]}
+
+    def lobby_changed(self) -> None:
+        """Send the lobby to its members soon (at most twice a second)."""
+        self._lobby_dirty = True
+        if self._lobby_task is None or self._lobby_task.done():
+            self._lobby_task = asyncio.create_task(self._send_lobby())
+
+    async def _send_lobby(self) -> None:
+        while self._lobby_dirty:
+            self._lobby_dirty = False
+            if self.hub.lobby:
+                self.hub.broadcast_lobby(self.lobby())
+            await asyncio.sleep(0.5)
+
+    async def chat(self, room: Room | None, name: str, seat: int | None, text: str) -> None:
+        """Keep and send a chat line to a room's members, or to the lobby."""
+        text = text.strip()
+        if not text or len(text) > CHAT_MAX:
+            raise Refused("chat_refused", N_("a chat line has 1 to {most} characters"), most=CHAT_MAX)
+        if any(unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\n" for ch in text):
+            raise Refused("chat_refused", N_("a chat line may not hold control characters"))
+        when = time.time()
+        await self.store.add_chat(room.code if room else "", name, seat, text, when)
+        message = {
+            "type": "chat",
+            "room": room.code if room else None,
+            "name": name,
+            "seat": seat,
+            "text": text,
+            "time": when,
+        }
+        members = self.hub.members(room.code) if room else list(self.hub.lobby)
+        for connection in members:
+            self.hub.send(connection, message)
+
+    async def shutdown(self) -> None:
+        """Stop every room's driver once its writes are done."""
+        self._closing = True
+        for room in list(self.rooms.values()):
+            async with room.lock:
+                room.closed = True
+            if room.driver is not None:
+                room.driver.cancel()
+        drivers = [r.driver for r in self.rooms.values() if r.driver is not None]
+        if drivers:
+            await asyncio.gather(*drivers, return_exceptions=True)
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+
+
+def error_message(refused: Refused, lang: str, client_id: str | None = None) -> dict[str, Any]:
+    """A typed error for a client."""
+    return {"type": "error", "code": refused.code, "message": refused.text(lang), "id": client_id}
+
+
+def engine_error(code: str, exc: ChinchonError, lang: str) -> dict[str, Any]:
+    """A typed error from an engine error."""
+    return {"type": "error", "code": code, "message": translated_error(lang, exc), "id": None}
+
+
+__all__ += ["BotError", "check_name", "error_message", "normal_code"]

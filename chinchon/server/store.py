@@ -1,0 +1,371 @@
+"""The server's storage: rooms, seats, the append-only event log, matches and chat.
+
+SQLAlchemy 2 (async Core) on SQLite (``sqlite+aiosqlite:///file.db``, the
+default) or PostgreSQL (``postgresql+asyncpg://...``). The event log is the
+source of truth: an action is written here before its events leave the
+server, and a room is rebuilt from its rules, its seed and its log.
+Tokens are kept as SHA-256 digests only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+__all__ = ["EventRow", "RoomRow", "SeatRow", "Store", "StoreError"]
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("public", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("preset", String(32)),
+    Column("rules", JSON, nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("bot_level", String(64), nullable=False),
+    Column("turn_seconds", Float),
+    Column("creator", Integer, nullable=False),
+    Column("match", Integer, nullable=False),
+    Column("seed", String(64)),
+    Column("last_event", BigInteger, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(64)),
+    Column("kind", String(8), nullable=False),
+    Column("level", String(64)),
+    Column("token_hash", String(64)),
+    Column("lang", String(8)),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("n", BigInteger, primary_key=True),
+    Column("match", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer),
+    Column("data", Text),
+    Column("time", Float, nullable=False),
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("record", Text),
+    Column("finished", Float),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(16), nullable=False, index=True),
+    Column("time", Float, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("seat", Integer),
+    Column("text", Text, nullable=False),
+)
+
+
+class StoreError(Exception):
+    """A database that cannot be opened or used."""
+
+
+@dataclass
+class SeatRow:
+    """A seat as stored."""
+
+    seat: int
+    name: str | None
+    kind: str
+    level: str | None
+    token_hash: str | None
+    lang: str | None = None
+
+
+@dataclass
+class EventRow:
+    """One numbered event of a room's log."""
+
+    n: int
+    match: int
+    kind: str
+    seat: int | None
+    data: str | None
+    time: float
+
+
+@dataclass
+class RoomRow:
+    """A room as stored, with its seats and the events of its current match."""
+
+    code: str
+    created: float
+    public: bool
+    status: str
+    preset: str | None
+    rules: dict[str, Any]
+    seats: int
+    bot_level: str
+    turn_seconds: float | None
+    creator: int
+    match: int
+    seed: str | None
+    last_event: int
+    seat_rows: list[SeatRow] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    # WAL survives a killed process with every committed transaction; NORMAL skips an fsync per commit.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+class Store:
+    """The rooms' storage on one database URL."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
+        except Exception as exc:  # SQLAlchemy raises several kinds for a bad URL
+            raise StoreError(f"cannot use the database {_safe_url(url)}: {exc}") from None
+        if self.engine.dialect.name == "sqlite":
+            sync: Engine = self.engine.sync_engine
+            event.listen(sync, "connect", _sqlite_pragmas)
+
+    async def open(self) -> None:
+        """Create the tables that are missing."""
+        try:
+            async with self.engine.begin() as connection:
+                await connection.run_sync(metadata.create_all)
+        except Exception as exc:
+            raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
+
+    async def close(self) -> None:
+        """Close every connection."""
+        await self.engine.dispose()
+
+    async def create_room(self, row: RoomRow) -> None:
+        """Store a new room and its seats."""
+        now = time.time()
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                insert(rooms).values(
+                    code=row.code,
+                    created=row.created,
+                    public=row.public,
+                    status=row.status,
+                    preset=row.preset,
+                    rules=row.rules,
+                    seats=row.seats,
+                    bot_level=row.bot_level,
+                    turn_seconds=row.turn_seconds,
+                    creator=row.creator,
+                    match=row.match,
+                    seed=row.seed,
+                    last_event=row.last_event,
+                    updated=now,
+                )
+            )
+            await connection.execute(
+                insert(seats),
+                [
+                    {
+                        "room": row.code,
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "token_hash": s.token_hash,
+                        "lang": s.lang,
+                    }
+                    for s in row.seat_rows
+                ],
+            )
+
+    async def code_exists(self, code: str) -> bool:
+        """Whether a room has this code, open or closed."""
+        async with self.engine.connect() as connection:
+            found = await connection.execute(select(rooms.c.code).where(rooms.c.code == code))
+            return found.first() is not None
+
+    async def append(
+        self,
+        code: str,
+        entry: EventRow,
+        *,
+        room: dict[str, Any] | None = None,
+        seat_changes: list[SeatRow] | None = None,
+        new_match_seed: str | None = None,
+    ) -> None:
+        """Append one event to a room's log, with the room's and seats' changes, in one transaction."""
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                insert(events).values(
+                    room=code,
+                    n=entry.n,
+                    match=entry.match,
+                    kind=entry.kind,
+                    seat=entry.seat,
+                    data=entry.data,
+                    time=entry.time,
+                )
+            )
+            values = dict(room or {})
+            values.update(last_event=entry.n, updated=entry.time)
+            await connection.execute(update(rooms).where(rooms.c.code == code).values(**values))
+            for change in seat_changes or ():
+                await connection.execute(
+                    update(seats)
+                    .where(seats.c.room == code, seats.c.seat == change.seat)
+                    .values(
+                        name=change.name,
+                        kind=change.kind,
+                        level=change.level,
+                        token_hash=change.token_hash,
+                        lang=change.lang,
+                    )
+                )
+            if new_match_seed is not None:
+                await connection.execute(
+                    insert(matches).values(room=code, number=entry.match, seed=new_match_seed, record=None)
+                )
+
+    async def set_status(self, code: str, status: str) -> None:
+        """Change a room's status (closing it, for one)."""
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                update(rooms).where(rooms.c.code == code).values(status=status, updated=time.time())
+            )
+
+    async def finish_match(self, code: str, number: int, record: dict[str, Any]) -> None:
+        """Keep a finished match's record."""
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                update(matches)
+                .where(matches.c.room == code, matches.c.number == number)
+                .values(record=json.dumps(record, ensure_ascii=False), finished=time.time())
+            )
+
+    async def record(self, code: str, number: int | None = None) -> dict[str, Any] | None:
+        """The record of a room's finished match (its latest finished one by default)."""
+        query = select(matches.c.record).where(matches.c.room == code, matches.c.record.is_not(None))
+        if number is not None:
+            query = query.where(matches.c.number == number)
+        query = query.order_by(matches.c.number.desc()).limit(1)
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).first()
+        return None if found is None else dict(json.loads(found[0]))
+
+    async def load_room(self, code: str) -> RoomRow | None:
+        """A room with its seats and the events of its current match."""
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(select(rooms).where(rooms.c.code == code))).mappings().first()
+            if found is None:
+                return None
+            return await self._load(connection, dict(found))
+
+    async def open_rooms(self) -> list[RoomRow]:
+        """Every room not closed, to rebuild at start."""
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(select(rooms).where(rooms.c.status != "closed"))).mappings().all()
+            return [await self._load(connection, dict(row)) for row in found]
+
+    async def _load(self, connection: Any, row: dict[str, Any]) -> RoomRow:
+        code = row["code"]
+        seat_rows = (
+            (await connection.execute(select(seats).where(seats.c.room == code).order_by(seats.c.seat)))
+            .mappings()
+            .all()
+        )
+        event_rows = (
+            (
+                await connection.execute(
+                    select(events).where(events.c.room == code, events.c.match == row["match"]).order_by(events.c.n)
+                )
+            )
+            .mappings()
+            .all()
+        )
+        return RoomRow(
+            code=code,
+            created=row["created"],
+            public=bool(row["public"]),
+            status=row["status"],
+            preset=row["preset"],
+            rules=dict(row["rules"]),
+            seats=row["seats"],
+            bot_level=row["bot_level"],
+            turn_seconds=row["turn_seconds"],
+            creator=row["creator"],
+            match=row["match"],
+            seed=row["seed"],
+            last_event=row["last_event"],
+            seat_rows=[
+                SeatRow(s["seat"], s["name"], s["kind"], s["level"], s["token_hash"], s["lang"]) for s in seat_rows
+            ],
+            events=[EventRow(e["n"], e["match"], e["kind"], e["seat"], e["data"], e["time"]) for e in event_rows],
+        )
+
+    async def add_chat(self, room: str, name: str, seat: int | None, text: str, when: float) -> None:
+        """Keep a chat line (``room`` is ``""`` for the lobby)."""
+        async with self.engine.begin() as connection:
+            await connection.execute(insert(chat).values(room=room, time=when, name=name, seat=seat, text=text))
+
+    async def chat_lines(self, room: str, last: int = 50) -> list[dict[str, Any]]:
+        """The last chat lines of a room (``""``: the lobby), oldest first."""
+        query = select(chat).where(chat.c.room == room).order_by(chat.c.id.desc()).limit(last)
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).mappings().all()
+        return [dict(row) for row in reversed(found)]
+
+
+def _safe_url(url: str) -> str:
+    """A database URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(a malformed URL)"
