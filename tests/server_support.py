@@ -1,0 +1,102 @@
+"""Helpers for the server's tests: a real Uvicorn server in a thread, on a free port, on a chosen database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from fastapi import FastAPI
+
+from chinchon.server.app import create_app
+from chinchon.server.rooms import ServerSettings
+
+POSTGRES_VARIABLE = "CHINCHON_TEST_POSTGRES"
+"""The environment variable naming a PostgreSQL database for the tests (``.ci/run`` sets it)."""
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback address."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def postgres_url() -> str:
+    """The test PostgreSQL database's URL; in CI its absence fails the test, elsewhere it skips it."""
+    url = os.environ.get(POSTGRES_VARIABLE)
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail(f"{POSTGRES_VARIABLE} is not set: CI must run the PostgreSQL tests")
+        pytest.skip(f"{POSTGRES_VARIABLE} is not set (.ci/run starts a PostgreSQL cluster and sets it)")
+    return url
+
+
+def database_url(kind: str, folder: Path) -> str:
+    """A fresh database of a kind ("sqlite" or "postgresql") for one test."""
+    if kind == "sqlite":
+        return f"sqlite+aiosqlite:///{folder / 'server.db'}"
+    url = postgres_url()
+    schema = f"t{os.getpid()}_{time.monotonic_ns()}"
+    asyncio.run(_create_database(url, schema))
+    return url.rsplit("/", 1)[0] + "/" + schema
+
+
+async def _create_database(url: str, name: str) -> None:
+    import asyncpg
+
+    plain = url.replace("postgresql+asyncpg://", "postgresql://")
+    connection = await asyncpg.connect(plain)
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await connection.close()
+
+
+@dataclass
+class Running:
+    """A server running in a thread: its addresses and application."""
+
+    base: str
+    ws: str
+    app: FastAPI
+    server: uvicorn.Server
+    thread: threading.Thread
+
+    @property
+    def manager(self) -> Any:
+        return self.app.state.manager
+
+
+@contextlib.contextmanager
+def running_server(db: str, **settings: Any) -> Iterator[Running]:
+    """A real Uvicorn server on a free loopback port, stopped (as by SIGTERM) on leaving."""
+    options = {"bot_pool": "thread", "grace": 30.0, **settings}
+    app = create_app(ServerSettings(db=db, **options))
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_config=None, log_level="warning", ws_ping_interval=2, ws_ping_timeout=2
+    )
+    server = uvicorn.Server(config)
+    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.02)
+    try:
+        yield Running(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", app, server, thread)
+    finally:
+        server.should_exit = True
+        thread.join(30)

@@ -1,0 +1,54 @@
+"""The server end to end: rooms over HTTP, a whole match through real WebSockets, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from chinchon.record import replay
+from chinchon.server.client import Client, create_room, join_room
+from tests.server_support import database_url, running_server
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind."""
+    return database_url(request.param, tmp_path)
+
+
+def test_two_people_and_a_bot_play_a_whole_match(db: str) -> None:
+    with running_server(db) as server:
+
+        async def play() -> tuple[dict[str, object], dict[str, object]]:
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            joined = await join_room(server.base, room["code"], "Bea")
+            ana, bea, watcher = Client(server.ws), Client(server.ws), Client(server.ws)
+            assert (await ana.connect(room=room["code"], token=room["token"]))["seat"] == 0
+            assert (await bea.connect(room=room["code"], token=joined["token"]))["seat"] == 1
+            assert (await watcher.connect(room=room["code"]))["role"] == "spectator"
+            await ana.send({"type": "start"})
+
+            def over() -> bool:
+                return bool(ana.view and ana.view["status"] == "over")
+
+            rng = random.Random(3)
+            await asyncio.wait_for(asyncio.gather(ana.play_randomly(rng, over), bea.play_randomly(rng, over)), 240)
+            await watcher.wait(lambda m: m["type"] == "view" and m["status"] == "over")
+            assert ana.view is not None and watcher.view is not None
+            for client in (ana, bea, watcher):
+                await client.close()
+            return ana.view, watcher.view
+
+        final, watched = asyncio.run(play())
+        game = final["game"]
+        assert isinstance(game, dict) and game["match_over"] and game["winner"] in (0, 1, 2)
+        assert watched["game"] is not None and watched["game"]["hand"] == []  # type: ignore[index]
+        import httpx
+
+        record = httpx.get(f"{server.base}/api/rooms/{final['room']}/record").json()
+        match = replay(record)
+        assert match.over and match.winner == game["winner"] and match.scores == game["scores"]
+        assert [s["name"] for s in final["seats"]][:2] == ["Ana", "Bea"]  # type: ignore[index]
