@@ -587,6 +587,9 @@ def serve(
         typer.Option("--origin", help="Another web origin allowed to open WebSockets (repeatable)."),
     ] = None,
     bot_workers: Annotated[int, typer.Option("--bot-workers", help="Processes the bots think in.")] = 2,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", help="Seconds a bot waits before it moves, so that people can follow.")
+    ] = 0.5,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
     log_json: Annotated[bool, typer.Option("--log-json", help="Log one JSON object a line.")] = False,
     lang: LangOption = None,
@@ -599,6 +602,8 @@ def serve(
         _fail(_("--port must be from 1 to 65535, not {value}").format(value=port))
     if not 0 <= grace <= 3600:
         _fail(_("--grace must be from 0 to 3600 seconds, not {value}").format(value=grace))
+    if not 0 <= bot_delay <= 10:
+        _fail(_("--bot-delay must be from 0 to 10 seconds, not {value}").format(value=bot_delay))
     if not 1 <= bot_workers <= 64:
         _fail(_("--bot-workers must be from 1 to 64, not {value}").format(value=bot_workers))
     import uvicorn
@@ -615,7 +620,9 @@ def serve(
         except OSError as exc:
             _fail(_("cannot create {file}: {error}").format(file=folder, error=exc.strerror or exc))
         db = f"sqlite+aiosqlite:///{folder / 'server.db'}"
-    settings = ServerSettings(db=db, grace=grace, origins=tuple(origin or ()), bot_workers=bot_workers)
+    settings = ServerSettings(
+        db=db, grace=grace, origins=tuple(origin or ()), bot_workers=bot_workers, bot_delay=bot_delay
+    )
     setup_logging(log_level, log_json)
     try:
         application = create_app(settings)

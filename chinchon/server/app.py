@@ -202,11 +202,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             log.exception("connection failed")
         finally:
             metrics.connections.dec()
-            if room is not None and connection.room == room.code:
-                room.disconnect(connection)
-            if connection.room is not None and room is not None:
-                room.send_presence()
             hub.forget(connection)
+            if room is not None:
+                room.disconnect(connection)
             with contextlib.suppress(Exception):
                 connection.queue.put_nowait(None)
 

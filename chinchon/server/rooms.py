@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import json
 import logging
+import random
 import secrets
 import time
 import unicodedata
@@ -471,7 +472,7 @@ class Room:
                 s.kind, s.name, s.level = "open", None, None
             else:
                 s.kind, s.level = "bot", self.bot_level
-            s.token_hash, s.bot_playing, s.away_since = None, False, None
+            s.token_hash, s.bot_playing, s.away_since, s.connections = None, False, None, 0
             changes: dict[str, Any] = {}
             if seat == self.creator:
                 others = [x.index for x in self.seats if x.kind == "person"]
@@ -569,9 +570,21 @@ class Room:
         return "wait", None, timeout
 
     async def drive(self) -> None:
-        """Play the bots' turns and keep the timers until the room closes."""
-        manager = self.manager
+        """Play the bots' turns and keep the timers until the room closes (a failing step is logged and retried)."""
         while not self.closed:
+            try:
+                if await self._drive_step():
+                    return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("room driver failed", extra={"room": self.code})
+                await asyncio.sleep(1)
+
+    async def _drive_step(self) -> bool:
+        """One step of the driver; whether the room is done."""
+        manager = self.manager
+        if not self.closed:
             self.wake.clear()
             async with self.lock:
                 step, seat, timeout = self._next_step()
@@ -582,20 +595,20 @@ class Room:
                     spec = self.bot_spec(seat)
             if step == "close":
                 await manager.close_room(self, "nobody left")
-                return
+                return True
             if step == "wait":
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout)
-                continue
+                return False
             assert seat is not None
             if manager.settings.bot_delay:
                 await asyncio.sleep(manager.settings.bot_delay)
             text = await manager.think(spec, observation, legal)
             async with self.lock:
                 if self.closed or self.n != state or self.match is None or self.match.to_move != seat:
-                    continue
+                    return False
                 if not (self.bot_controls(seat) or self.turn_expired):
-                    continue
+                    return False
                 try:
                     action = parse_action(text)
                     if not self.match.is_legal(action):
@@ -607,6 +620,7 @@ class Room:
                     await self._apply(seat, action)
                 except Refused:
                     await asyncio.sleep(1)
+        return self.closed
 
 
 class Manager:
@@ -633,7 +647,7 @@ class Manager:
             text, seconds = await self.pool.choose(spec, observation, legal, self.settings.bot_deadline)
         except (TimeoutError, Exception) as exc:  # a broken or slow pool must not stop the room
             log.warning("bot fallback", extra={"bot": spec, "problem": type(exc).__name__})
-            return str(make_bot("simple").choose(observation, legal, __import__("random").Random()))
+            return str(make_bot("simple").choose(observation, legal, random.Random()))
         if self.metrics is not None:
             self.metrics.bot_seconds.observe(seconds)
         return text
