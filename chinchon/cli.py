@@ -590,6 +590,12 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", help="Seconds a bot waits before it moves, so that people can follow.")
     ] = 0.5,
+    rooms_per_minute: Annotated[
+        float, typer.Option("--rooms-per-minute", min=0.1, help="Rooms one address may create a minute.")
+    ] = 10.0,
+    lookups_per_minute: Annotated[
+        float, typer.Option("--lookups-per-minute", min=0.1, help="Room codes one address may look up a minute.")
+    ] = 30.0,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
     log_json: Annotated[bool, typer.Option("--log-json", help="Log one JSON object a line.")] = False,
     lang: LangOption = None,
@@ -623,6 +629,7 @@ def serve(
     settings = ServerSettings(
         db=db, grace=grace, origins=tuple(origin or ()), bot_workers=bot_workers, bot_delay=bot_delay
     )
+    settings.rooms_per_minute, settings.lookups_per_minute = rooms_per_minute, lookups_per_minute
     setup_logging(log_level, log_json)
     try:
         application = create_app(settings)
