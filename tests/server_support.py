@@ -87,7 +87,6 @@ def running_server(db: str, **settings: Any) -> Iterator[Running]:
         app, host="127.0.0.1", port=port, log_config=None, log_level="warning", ws_ping_interval=2, ws_ping_timeout=2
     )
     server = uvicorn.Server(config)
-    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

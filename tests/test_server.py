@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_two_people_and_a_bot_play_a_whole_match(db: str) -> None:
     with running_server(db) as server:
 
-        async def play() -> tuple[dict[str, object], dict[str, object]]:
+        async def play() -> tuple[dict[str, Any], dict[str, Any]]:
             room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
             joined = await join_room(server.base, room["code"], "Bea")
             ana, bea, watcher = Client(server.ws), Client(server.ws), Client(server.ws)
@@ -45,10 +46,10 @@ def test_two_people_and_a_bot_play_a_whole_match(db: str) -> None:
         final, watched = asyncio.run(play())
         game = final["game"]
         assert isinstance(game, dict) and game["match_over"] and game["winner"] in (0, 1, 2)
-        assert watched["game"] is not None and watched["game"]["hand"] == []  # type: ignore[index]
+        assert watched["game"] is not None and watched["game"]["hand"] == []
         import httpx
 
         record = httpx.get(f"{server.base}/api/rooms/{final['room']}/record").json()
         match = replay(record)
         assert match.over and match.winner == game["winner"] and match.scores == game["scores"]
-        assert [s["name"] for s in final["seats"]][:2] == ["Ana", "Bea"]  # type: ignore[index]
+        assert [s["name"] for s in final["seats"]][:2] == ["Ana", "Bea"]
