@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -53,3 +54,45 @@ def test_two_people_and_a_bot_play_a_whole_match(db: str) -> None:
         match = replay(record)
         assert match.over and match.winner == game["winner"] and match.scores == game["scores"]
         assert [s["name"] for s in final["seats"]][:2] == ["Ana", "Bea"]
+
+
+def test_the_shipped_protocol_schemas_are_the_models_own() -> None:
+    from chinchon.server.protocol import SCHEMA_DIR, schemas
+
+    for name, schema in schemas().items():
+        shipped = json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+        assert shipped == schema, f"{name} is out of date: run python -m chinchon.server.protocol"
+
+
+def test_every_message_of_a_match_fits_the_protocol_models(tmp_path: Path) -> None:
+    from chinchon.server.protocol import server_adapter
+
+    with running_server(database_url("sqlite", tmp_path)) as server:
+
+        async def play() -> list[dict[str, Any]]:
+            room = await create_room(
+                server.base, name="Ana", seats=2, bot_level="easy", rules={"options": {"limit": 30}}
+            )
+            ana, watcher, lobby = Client(server.ws), Client(server.ws), Client(server.ws)
+            await lobby.connect(name="Lu")
+            await ana.connect(room=room["code"], token=room["token"])
+            await watcher.connect(room=room["code"])
+            await ana.send({"type": "chat", "text": "hola"})
+            await ana.send({"type": "ping", "t": 1})
+            await ana.send({"type": "start"})
+
+            def over() -> bool:
+                return bool(ana.view and ana.view["status"] == "over")
+
+            await asyncio.wait_for(ana.play_randomly(random.Random(5), over), 240)
+            await ana.send({"type": "nonsense"})
+            await ana.wait(lambda m: m["type"] == "error")
+            for client in (ana, watcher, lobby):
+                await client.close()
+            return ana.messages + watcher.messages + lobby.messages
+
+        messages = asyncio.run(play())
+    kinds = {m["type"] for m in messages}
+    assert {"welcome", "view", "event", "ack", "error", "chat", "presence", "pong", "lobby"} <= kinds
+    for message in messages:
+        server_adapter.validate_python(message)
