@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
+from babel.messages.extract import extract
+
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import ValidationError
 
 from chinchon.errors import N_
-from chinchon.i18n import LANGUAGES
+from chinchon.i18n import LANGUAGES, is_rtl, translation
 from chinchon.server.bots import BotPool
 from chinchon.server.hub import Connection, Hub, TokenBucket
 from chinchon.server.metrics import Metrics
@@ -318,13 +323,21 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             )
             hub.send(connection, manager.lobby())
             return None
-        new_room = await manager.get(message.room, reopen=message.token is not None)
+        # Watching by code, and every failed hello, count as lookups: codes are not to be enumerated here either.
+        spectating = message.token is None
+        if spectating and not limits.allow("lookup", connection.address):
+            raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+        new_room = await manager.get(message.room, reopen=not spectating)
         if new_room is None:
+            if not spectating and not limits.allow("lookup", connection.address):
+                raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
             raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(message.room)[:16])
         async with new_room.lock:
             if message.token is not None:
                 seat = new_room.seat_for(message.token)
                 if seat is None:
+                    if not limits.allow("lookup", connection.address):
+                        raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
                     raise Refused("bad_token", N_("this token holds no seat in room {code}"), code=new_room.code)
                 connection.seat, connection.role = seat, "seat"
             else:
@@ -344,7 +357,50 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             new_room.resync(connection, message.last_event)
         return new_room
 
+    _static_routes(app)
     return app
+
+
+# -- the browser client: its static files and its messages ------------------------------
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+"""The browser client's files (plain ES modules and CSS, no build step)."""
+
+
+@functools.cache
+def _browser_msgids() -> tuple[str, ...]:
+    """The messages of the browser client, as pybabel extracts them from its JavaScript (``context\\x04msgid`` with a context)."""
+    keywords: dict[str, Any] = {"_": None, "pgettext": ((1, "c"), 2)}
+    found: dict[str, None] = {}
+    for path in sorted(STATIC_DIR.rglob("*.js")):
+        with open(path, "rb") as f:
+            for _lineno, message, _comments, context in extract("javascript", f, keywords=keywords):
+                if isinstance(message, str) and message:
+                    found[f"{context}\x04{message}" if context else message] = None
+    return tuple(found)
+
+
+def _static_routes(app: FastAPI) -> None:
+    """``/`` (the client's page), ``/static/...`` and ``/api/i18n/{lang}`` (its messages in a language)."""
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/i18n/{lang}")
+    async def messages(lang: str) -> Any:
+        code = _language(lang)
+        catalog = translation(code)
+        table: dict[str, str] = {}
+        for key in _browser_msgids():
+            context, _sep, msgid = key.rpartition("\x04")
+            table[key] = catalog.pgettext(context, msgid) if context else catalog.gettext(msgid)
+        return JSONResponse(
+            {**table, "_lang": code, "_dir": "rtl" if is_rtl(code) else "ltr"},
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
 
 def _problem(exc: ValidationError) -> str:
