@@ -635,7 +635,7 @@ def serve(
         application = create_app(settings)
     except Exception as exc:  # a bad database URL
         _fail(str(exc))
-    uvicorn.run(
+    config = uvicorn.Config(
         application,
         host=host,
         port=port,
@@ -645,6 +645,14 @@ def serve(
         ws_ping_timeout=settings.heartbeat,
         timeout_graceful_shutdown=10,
     )
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            # Uvicorn closes the WebSockets (1012) before the lifespan's shutdown: say "closing" first.
+            await application.state.hub.shut(1012)
+            await super().shutdown(sockets)
+
+    Server(config).run()
 
 
 def main() -> None:
