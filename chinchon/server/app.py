@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from babel.messages.extract import extract
-
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -369,7 +368,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 @functools.cache
 def _browser_msgids() -> tuple[str, ...]:
-    """The messages of the browser client, as pybabel extracts them from its JavaScript (``context\\x04msgid`` with a context)."""
+    """The browser client's messages as pybabel extracts them from its JavaScript (``ctx\\x04msgid`` in a context)."""
     keywords: dict[str, Any] = {"_": None, "pgettext": ((1, "c"), 2)}
     found: dict[str, None] = {}
     for path in sorted(STATIC_DIR.rglob("*.js")):

@@ -202,12 +202,21 @@ class ResultView(_Message):
     clean: bool
 
 
+class ArrangementView(_Message):
+    """The best arrangement of the seat's own hand: its melds, loose cards and loose points."""
+
+    melds: list[list[str]]
+    loose: list[str]
+    points: int
+
+
 class GameView(_Message):
     """A match as one seat (or a spectator, ``seat`` null) may see it."""
 
     phase: Literal["draw", "discard", "showdown", "over"]
     to_move: int | None
     hand: list[str]
+    arrangement: ArrangementView | None = None
     hand_sizes: list[int]
     stock_size: int
     discard_pile: list[str]

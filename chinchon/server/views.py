@@ -15,6 +15,7 @@ from chinchon.actions import Action, Close
 from chinchon.errors import ChinchonError
 from chinchon.game import DealResult, Match, Observation, TableMeld
 from chinchon.i18n import translation
+from chinchon.melds import best_arrangement
 
 __all__ = ["game_view", "public_action", "spectator_game_view", "translated"]
 
@@ -40,6 +41,17 @@ def _result(result: DealResult | None) -> dict[str, Any] | None:
     }
 
 
+def _arrangement(observation: Observation) -> dict[str, Any] | None:
+    """The best arrangement of the seat's own hand (its own information), for the client to mark its melds."""
+    if not observation.hand:
+        return None
+    try:
+        best = best_arrangement(observation.hand, observation.rules)
+    except ChinchonError:
+        return None
+    return {"melds": [_cards(meld) for meld in best.melds], "loose": _cards(best.loose), "points": best.points}
+
+
 def game_view(observation: Observation) -> dict[str, Any]:
     """The game as the observation's seat sees it (JSON-able)."""
     o = observation
@@ -47,6 +59,7 @@ def game_view(observation: Observation) -> dict[str, Any]:
         "phase": o.phase.value,
         "to_move": o.to_move,
         "hand": _cards(o.hand),
+        "arrangement": _arrangement(o),
         "hand_sizes": list(o.hand_sizes),
         "stock_size": o.stock_size,
         "discard_pile": _cards(o.discard_pile),
@@ -79,6 +92,7 @@ def spectator_game_view(match: Match) -> dict[str, Any]:
     seat = 0 if deal.closer is None else (deal.closer + 1) % match.players
     view = game_view(match.observation(seat))
     view["hand"] = []
+    view["arrangement"] = None
     view["legal_actions"] = []
     return view
 

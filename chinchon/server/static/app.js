@@ -1,0 +1,530 @@
+// The client's state, its connection to the server and the actions the controls call.
+
+import { patch } from "./dom.js";
+import { _, browserLanguage, loadLanguage } from "./i18n.js";
+import { render, legal } from "./render.js";
+import { cardKey } from "./cards.js";
+
+const saved = {
+  get(key, fallback) {
+    try {
+      const value = localStorage.getItem(`chinchon.${key}`);
+      return value === null ? fallback : JSON.parse(value);
+    } catch {
+      return fallback;
+    }
+  },
+  set(key, value) {
+    try {
+      localStorage.setItem(`chinchon.${key}`, JSON.stringify(value));
+    } catch {
+      /* private mode: the page still works, without memory */
+    }
+  },
+  remove(key) {
+    try {
+      localStorage.removeItem(`chinchon.${key}`);
+    } catch {
+      /* nothing to forget */
+    }
+  },
+};
+
+const state = {
+  route: { page: "home" },
+  name: saved.get("name", ""),
+  lang: saved.get("lang", null) || browserLanguage(),
+  fourColour: saved.get("fourColour", false),
+  form: { preset: "fournier", seats: 2, bot_level: "medium", public: true, turn: "", limit: "", ...saved.get("form", {}) },
+  joinCode: "",
+  lobby: [],
+  lobbyChat: [],
+  chat: [],
+  chatText: "",
+  unread: 0,
+  conn: "closed",
+  role: null,
+  view: null,
+  order: [],
+  sortBy: saved.get("sortBy", "suit"),
+  selected: null,
+  panel: null,
+  toast: null,
+  needJoin: false,
+  roomInfo: null,
+  roomMissing: false,
+  copied: false,
+  dealTotals: [],
+  resultSeen: null,
+  clockSkew: 0,
+};
+
+// -- drawing ---------------------------------------------------------------------------------
+
+const root = document.getElementById("app");
+let shown = null;
+let pending = false;
+
+function draw() {
+  pending = false;
+  shown = patch(root, render(state, actions), shown);
+}
+
+function update(changes) {
+  Object.assign(state, changes || {});
+  if (!pending) {
+    pending = true;
+    requestAnimationFrame(draw);
+  }
+}
+
+let toastTimer = null;
+function toast(text) {
+  clearTimeout(toastTimer);
+  update({ toast: text });
+  toastTimer = setTimeout(() => update({ toast: null }), 4000);
+}
+
+// -- the hand's order --------------------------------------------------------------------------
+
+function sorted(hand, by, arrangement) {
+  if (by === "melds" && arrangement) {
+    const left = [...hand];
+    const out = [];
+    for (const meld of arrangement.melds) {
+      for (const c of meld) {
+        const i = left.indexOf(c);
+        if (i >= 0) out.push(...left.splice(i, 1));
+      }
+    }
+    return out.concat(left.sort((x, y) => cardKey(x, "suit") - cardKey(y, "suit")));
+  }
+  return [...hand].sort((x, y) => cardKey(x, by === "rank" ? "rank" : "suit") - cardKey(y, by === "rank" ? "rank" : "suit"));
+}
+
+function reconcile(order, hand) {
+  const left = [...hand];
+  const out = [];
+  for (const c of order) {
+    const i = left.indexOf(c);
+    if (i >= 0) out.push(...left.splice(i, 1));
+  }
+  return out.concat(left);
+}
+
+// -- the connection --------------------------------------------------------------------------
+
+let socket = null;
+let hello = null;
+let lastEvent = null;
+let retries = 0;
+let retryTimer = null;
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  return false;
+}
+
+function open() {
+  clearTimeout(retryTimer);
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+  }
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  socket = ws;
+  update({ conn: "connecting" });
+  ws.onopen = () => {
+    retries = 0;
+    update({ conn: "open" });
+    const message = { ...hello, lang: state.lang };
+    if (message.room && lastEvent !== null) message.last_event = lastEvent;
+    ws.send(JSON.stringify(message));
+  };
+  ws.onmessage = (e) => {
+    let message;
+    try {
+      message = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    receive(message);
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    update({ conn: "closed" });
+    if (hello) retryTimer = setTimeout(open, Math.min(8000, 300 * 2 ** retries++));
+  };
+}
+
+function connect(message) {
+  hello = message;
+  lastEvent = null;
+  open();
+}
+
+function disconnect() {
+  hello = null;
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+    socket = null;
+  }
+}
+
+function setView(view) {
+  lastEvent = view.state;
+  const changes = { view, roomMissing: false };
+  const g = view.game;
+  if (g) {
+    const old = state.view && state.view.game;
+    const newDeal = !old || old.deal_number !== g.deal_number || state.view.match !== view.match;
+    let order = state.sortBy === "custom" && !newDeal ? reconcile(state.order, g.hand) : sorted(g.hand, state.sortBy, g.arrangement);
+    if (state.sortBy === "custom" && newDeal) order = sorted(g.hand, "suit", g.arrangement);
+    changes.order = order;
+    const keep = state.selected !== null && order[state.selected] === state.order[state.selected] && g.phase === "discard";
+    changes.selected = keep ? state.selected : null;
+    if (old && state.view.match !== view.match) changes.dealTotals = [];
+    if (g.previous_result && state.resultSeen !== null && g.deal_number > state.resultSeen && !g.match_over) {
+      changes.panel = "result";
+    }
+    if (state.resultSeen === null || g.deal_number > state.resultSeen) {
+      const totals = state.dealTotals.slice();
+      if (!totals.length) totals.push(g.scores.map(() => 0));
+      if (g.deal_number > 1 || g.match_over) totals.push([...g.scores]);
+      if (state.resultSeen === null && g.deal_number > 1) totals.splice(0, totals.length - 1);
+      changes.dealTotals = totals;
+      changes.resultSeen = g.deal_number;
+    }
+    if (g.match_over && !(old && old.match_over)) changes.dealTotals = (changes.dealTotals || state.dealTotals).concat([[...g.scores]]);
+    if (state.panel === "close" && !legal(g).close.size) changes.panel = null;
+  }
+  update(changes);
+  if (state.autoStart === view.room && view.status === "waiting" && view.seat !== null && view.seats[view.seat].creator) {
+    state.autoStart = null;
+    send({ type: "start" });
+  }
+}
+
+function receive(m) {
+  switch (m.type) {
+    case "welcome":
+      update({ role: m.role });
+      break;
+    case "view":
+      setView(m);
+      break;
+    case "event":
+      lastEvent = Math.max(lastEvent || 0, m.n);
+      break;
+    case "presence":
+      if (state.view && state.view.room === m.room) update({ view: { ...state.view, seats: m.seats, watchers: m.watchers } });
+      break;
+    case "chat":
+      if (m.room) {
+        update({ chat: state.chat.concat([m]).slice(-100), unread: state.panel === "chat" ? 0 : state.unread + 1 });
+      } else {
+        update({ lobbyChat: state.lobbyChat.concat([m]).slice(-100) });
+      }
+      break;
+    case "lobby":
+      update({ lobby: m.rooms });
+      break;
+    case "pong":
+      if (typeof m.t === "number") update({ clockSkew: m.time - (Date.now() / 1000 + m.t) / 2 });
+      break;
+    case "error":
+      if (m.code === "bad_token" && state.route.page === "room") {
+        saved.remove(`seat.${state.route.code}`);
+        disconnect();
+        update({ needJoin: true });
+      } else if (m.code === "no_room" && state.route.page === "room") {
+        disconnect();
+        update({ roomMissing: true });
+      }
+      toast(m.message);
+      break;
+    case "closing":
+      toast(_("The server is restarting; reconnecting…"));
+      break;
+    default:
+      break;
+  }
+}
+
+// -- HTTP ---------------------------------------------------------------------------------
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": state.lang },
+    body: JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error((data.error && data.error.message) || `HTTP ${response.status}`);
+  return data;
+}
+
+function newId() {
+  return Math.random().toString(36).slice(2) + Date.now().toString(36);
+}
+
+function codeFrom(text) {
+  const t = String(text || "").trim();
+  const m = t.match(/room[/=]([A-Za-z0-9-]+)/);
+  return (m ? m[1] : t).toUpperCase().replace(/[\s-]/g, "");
+}
+
+// -- routes ---------------------------------------------------------------------------------
+
+function route() {
+  const params = new URLSearchParams(location.search);
+  if (params.get("room")) {
+    history.replaceState(null, "", `/#/room/${codeFrom(params.get("room"))}`);
+  }
+  const m = location.hash.match(/^#\/room\/([A-Za-z0-9-]+)/);
+  const code = m ? codeFrom(m[1]) : null;
+  if (hello && (code ? state.route.code === code : state.route.page === "home")) return;
+  if (code) enterRoom(code);
+  else enterHome();
+}
+
+function enterHome() {
+  update({ route: { page: "home" }, view: null, needJoin: false, roomMissing: false, panel: null, chat: [], unread: 0 });
+  const message = { type: "hello" };
+  if (state.name.trim()) message.name = state.name.trim();
+  connect(message);
+}
+
+function enterRoom(code, watch = false) {
+  const fresh = state.route.page !== "room" || state.route.code !== code;
+  update({ route: { page: "room", code }, needJoin: false, roomMissing: false, copied: false,
+    ...(fresh ? { view: null, chat: [], unread: 0, panel: null, dealTotals: [], resultSeen: null } : {}) });
+  const seat = saved.get(`seat.${code}`, null);
+  if (seat && seat.token) {
+    connect({ type: "hello", room: code, token: seat.token });
+  } else if (watch) {
+    connect({ type: "hello", room: code });
+  } else {
+    disconnect();
+    update({ needJoin: true, roomInfo: null });
+    fetch(`/api/rooms/${encodeURIComponent(code)}`).then((r) => (r.ok ? r.json() : null)).then((info) => {
+      if (info) update({ roomInfo: info });
+      else update({ needJoin: false, roomMissing: true });
+    }).catch(() => undefined);
+  }
+}
+
+// -- actions --------------------------------------------------------------------------------
+
+const actions = {
+  goHome() {
+    if (location.hash) history.pushState(null, "", "/");
+    enterHome();
+  },
+  openRoom(code, watch = false) {
+    history.pushState(null, "", `/#/room/${code}`);
+    enterRoom(code, watch);
+  },
+  setName(name) {
+    saved.set("name", name);
+    update({ name });
+  },
+  async setLanguage(lang) {
+    saved.set("lang", lang);
+    try {
+      await loadLanguage(lang);
+    } catch (e) {
+      toast(String(e.message || e));
+    }
+    update({ lang });
+    if (socket && hello) open();
+  },
+  toggleFourColour() {
+    saved.set("fourColour", !state.fourColour);
+    update({ fourColour: !state.fourColour });
+  },
+  setForm(changes) {
+    const form = { ...state.form, ...changes };
+    saved.set("form", form);
+    update({ form });
+  },
+  setJoinCode(joinCode) {
+    update({ joinCode });
+  },
+  setChatText(chatText) {
+    update({ chatText });
+  },
+  async createRoom(startNow) {
+    const name = state.name.trim();
+    if (!name) {
+      toast(_("Give your name first."));
+      return;
+    }
+    const f = state.form;
+    const options = {};
+    if (f.limit) options.limit = Number(f.limit);
+    if (f.options) Object.assign(options, f.options);
+    const body = { name, rules: { preset: f.preset, options }, seats: Number(f.seats), bot_level: f.bot_level,
+      public: startNow ? false : Boolean(f.public), lang: state.lang };
+    if (f.turn) body.turn_seconds = Number(f.turn);
+    try {
+      const created = await post("/api/rooms", body);
+      saved.set(`seat.${created.code}`, { token: created.token, seat: created.seat });
+      if (startNow) state.autoStart = created.code;
+      actions.openRoom(created.code);
+    } catch (e) {
+      toast(e.message);
+    }
+  },
+  joinByCode() {
+    const code = codeFrom(state.joinCode);
+    if (!code) {
+      toast(_("Type a room code."));
+      return;
+    }
+    actions.openRoom(code);
+  },
+  async joinRoom(code) {
+    const name = state.name.trim();
+    if (!name) {
+      toast(_("Give your name first."));
+      return;
+    }
+    try {
+      const joined = await post(`/api/rooms/${encodeURIComponent(code)}/join`, { name });
+      saved.set(`seat.${joined.code}`, { token: joined.token, seat: joined.seat });
+      enterRoom(joined.code);
+    } catch (e) {
+      toast(e.message);
+    }
+  },
+  watchRoom(code) {
+    enterRoom(code, true);
+  },
+  async copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      update({ copied: true });
+    } catch {
+      toast(_("Copy the link from the box."));
+    }
+  },
+  start() {
+    send({ type: "start" });
+  },
+  rematch() {
+    send({ type: "rematch" });
+  },
+  leave() {
+    send({ type: "leave" });
+    saved.remove(`seat.${state.route.code}`);
+    actions.goHome();
+  },
+  kick(seat) {
+    send({ type: "kick", seat });
+  },
+  sendChat() {
+    const text = state.chatText.trim();
+    if (!text) return;
+    if (send({ type: "chat", text })) update({ chatText: "" });
+  },
+  act(text) {
+    if (!state.view) return;
+    if (!send({ type: "action", id: newId(), state: state.view.state, action: text })) {
+      toast(_("Not connected; reconnecting…"));
+      return;
+    }
+    update({ selected: null, panel: state.panel === "close" || state.panel === "history" ? null : state.panel });
+  },
+  select(i) {
+    update({ selected: state.selected === i ? null : i });
+  },
+  moveCard(from, to) {
+    if (Number.isNaN(from) || from === to) return;
+    const order = state.order.slice();
+    const [c] = order.splice(from, 1);
+    order.splice(to, 0, c);
+    update({ order, sortBy: "custom", selected: null });
+  },
+  sortHand(by) {
+    saved.set("sortBy", by);
+    const g = state.view && state.view.game;
+    update({ sortBy: by, selected: null, order: g ? sorted(g.hand, by, g.arrangement) : state.order });
+  },
+  togglePanel(panel) {
+    update({ panel: state.panel === panel ? null : panel, unread: panel === "chat" ? 0 : state.unread });
+  },
+  dismissResult() {
+    update({ panel: null });
+  },
+};
+
+// -- keyboard: the terminal game's keys ---------------------------------------------------------
+
+function onKey(e) {
+  const target = e.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const v = state.view;
+  const g = v && v.game;
+  if (!g || state.route.page !== "room") return;
+  const moves = legal(g);
+  const n = state.order.length;
+  if (/^[0-9]$/.test(e.key)) {
+    const i = (Number(e.key) + 9) % 10;
+    if (i < n) actions.select(i);
+  } else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+    const step = (e.key === "ArrowRight") === (document.documentElement.dir !== "rtl") ? 1 : -1;
+    if (e.shiftKey && state.selected !== null) {
+      const to = Math.max(0, Math.min(n - 1, state.selected + step));
+      actions.moveCard(state.selected, to);
+      update({ selected: to });
+    } else if (n) {
+      update({ selected: state.selected === null ? 0 : (state.selected + step + n) % n });
+    }
+  } else if (e.key === "s" && moves.draw.includes("stock")) {
+    actions.act("draw stock");
+  } else if (e.key === "d" && moves.draw.includes("discard")) {
+    actions.act("draw discard");
+  } else if (e.key === "Enter" && state.selected !== null && !(target && target.tagName === "BUTTON")) {
+    const c = state.order[state.selected];
+    if (moves.discard.has(c)) actions.act(moves.discard.get(c));
+  } else if (e.key === "c" && moves.close.size) {
+    actions.togglePanel("close");
+  } else if (e.key === "o") {
+    actions.sortHand(state.sortBy === "suit" ? "rank" : state.sortBy === "rank" ? "melds" : "suit");
+  } else if (e.key === "h") {
+    actions.togglePanel("history");
+  } else if (e.key === "Escape") {
+    actions.togglePanel(null);
+  } else {
+    return;
+  }
+  e.preventDefault();
+}
+
+// -- start ----------------------------------------------------------------------------------------
+
+async function main() {
+  try {
+    state.lang = await loadLanguage(state.lang);
+  } catch {
+    state.lang = "en";
+  }
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("popstate", route);
+  window.addEventListener("hashchange", route);
+  setInterval(() => {
+    if (state.view && (state.view.turn_deadline || state.view.seats.some((x) => x.presence === "away"))) update({});
+  }, 1000);
+  setInterval(() => send({ type: "ping", t: Date.now() / 1000 }), 15000);
+  route();
+  draw();
+}
+
+main();

@@ -1,0 +1,277 @@
+"""The browser client in a real browser (Debian's chromium through Playwright): pages, a match, two people, a reload."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server_support import Running, running_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+WAIT_MS = 60_000
+MATCH_SECONDS = 240.0
+
+
+def _chromium() -> Path:
+    """The system chromium; in CI its absence fails the test, elsewhere it skips it."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: CI must run the browser tests (apt-get install chromium)")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    folder = tmp_path_factory.mktemp("browser")
+    with running_server(
+        f"sqlite+aiosqlite:///{folder / 'server.db'}", rooms_per_minute=1000.0, lookups_per_minute=1000.0
+    ) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = _chromium()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(executable), args=ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Person:
+    """A browser context and its page, with the console errors it printed."""
+
+    def __init__(self, browser: Any, base: str, viewport: dict[str, int], locale: str = "en-US") -> None:
+        self.context = browser.new_context(viewport=viewport, locale=locale)
+        self.context.set_default_timeout(WAIT_MS)
+        self.page = self.context.new_page()
+        self.base = base
+        self.errors: list[str] = []
+        self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def open(self, path: str = "/") -> None:
+        self.page.goto(self.base + path)
+
+    def close(self) -> None:
+        self.context.close()
+
+    def state(self) -> int:
+        return int(self.page.get_attribute(".status", "data-state") or -1)
+
+    def hand(self) -> list[str]:
+        return [card.get_attribute("data-card") or "" for card in self.page.query_selector_all(".hand .card")]
+
+    def visible(self, selector: str) -> bool:
+        element = self.page.query_selector(selector)
+        return element is not None and element.is_visible() and element.is_enabled()
+
+    def step(self) -> str | None:
+        """Make the move the page offers, if any; what was done."""
+        page = self.page
+        if self.visible("[data-over]"):
+            return "over"
+        if self.visible("[data-action=continue]"):
+            page.click("[data-action=continue]")
+            return "continue"
+        for choice in ("reenter-no", "show", "layoff", "pass"):
+            if self.visible(f"[data-action={choice}]"):
+                return self._act(f"[data-action={choice}]")
+        if page.get_attribute(".status", "data-mine") != "1":
+            return None
+        if self.visible("[data-action=draw-stock].live"):
+            return self._act("[data-action=draw-stock]")
+        if self.visible("[data-action=close]"):
+            page.click("[data-action=close]")
+            return self._act("[data-action=close-option]")
+        if page.get_attribute(".status", "data-phase") == "discard":
+            loose = page.query_selector_all(".hand button.card:not(.meld)") or page.query_selector_all(
+                ".hand button.card"
+            )
+            loose[-1].click()
+            page.wait_for_selector("[data-action=discard]")
+            return self._act("[data-action=discard]")
+        return None
+
+    def _act(self, selector: str) -> str:
+        before = self.state()
+        self.page.click(selector)
+        self.page.wait_for_function(
+            "([before]) => { const s = document.querySelector('.status'); "
+            "return !s || Number(s.dataset.state) !== before || document.querySelector('[data-over]'); }",
+            arg=[before],
+        )
+        return selector
+
+
+def _play_now(person: Person, name: str, **form: str) -> None:
+    person.open("/")
+    person.page.fill("input[name=name]", name)
+    for field, value in form.items():
+        person.page.select_option(f"select[name={field}]", value)
+    person.page.click("[data-action=play-now]")
+    person.page.wait_for_selector(".hand .card")
+
+
+def _no_console_errors(*people: Person) -> None:
+    for person in people:
+        assert person.errors == [], person.errors
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang", "direction", "english"),
+    [
+        ("en-US", "en", "ltr", True),
+        ("es-ES", "es", "ltr", False),
+        ("pt-BR", "pt", "ltr", False),
+        ("fr-FR", "fr", "ltr", False),
+        ("pl-PL", "pl", "ltr", False),
+        ("ar", "ar", "rtl", False),
+    ],
+)
+def test_home_page_in_every_language(
+    server: Running, browser: Any, locale: str, lang: str, direction: str, english: bool
+) -> None:
+    person = Person(browser, server.base, PHONE, locale)
+    try:
+        person.open("/")
+        button = person.page.wait_for_selector("[data-action=play-now]")
+        assert person.page.get_attribute("html", "lang") == lang
+        assert person.page.get_attribute("html", "dir") == direction
+        assert (button.inner_text().strip() == "Play now against bots") is english
+        width = person.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the home page scrolls sideways: {width} px"
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_language_can_be_changed(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, DESKTOP)
+    try:
+        person.open("/")
+        person.page.wait_for_selector("[data-action=play-now]")
+        person.page.select_option("header select", "ar")
+        person.page.wait_for_function("document.documentElement.dir === 'rtl'")
+        assert person.page.inner_text("[data-action=play-now]").strip() != "Play now against bots"
+        person.page.reload()
+        person.page.wait_for_selector("[data-action=play-now]")
+        assert person.page.get_attribute("html", "lang") == "ar"
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, tmp_path: Path) -> None:
+    person = Person(browser, server.base, PHONE)
+    try:
+        person.open("/")
+        person.page.evaluate("localStorage.setItem('chinchon.form', JSON.stringify({options: {limit: 20}}))")
+        _play_now(person, "Ana", bot_level="easy", seats="2")
+        width = person.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the table scrolls sideways: {width} px"
+        done: list[str] = []
+        deadline = time.monotonic() + MATCH_SECONDS
+        while time.monotonic() < deadline:
+            move = person.step()
+            if move == "over":
+                break
+            if move is None:
+                person.page.wait_for_timeout(50)
+            else:
+                done.append(move)
+        else:
+            pytest.fail(f"the match did not end in {MATCH_SECONDS} s; moves: {done[-10:]}")
+        assert "[data-action=draw-stock]" in done
+        assert "[data-action=discard]" in done or "[data-action=close-option]" in done
+        person.page.screenshot(path=str(tmp_path / "over.png"))
+        assert person.page.is_visible("[data-action=rematch]")
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_two_people_join_by_the_invite_link_and_play_a_turn_each(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, PHONE)
+    bea = Person(browser, server.base, DESKTOP)
+    try:
+        ana.open("/")
+        ana.page.fill("input[name=name]", "Ana")
+        ana.page.select_option("select[name=seats]", "3")
+        ana.page.select_option("select[name=bot_level]", "easy")
+        ana.page.click("[data-action=create]")
+        link = ana.page.wait_for_selector("input[name=invite]").input_value()
+        code = link.rsplit("/", 1)[1]
+        assert "token" not in link and len(code) >= 6
+        assert ana.page.evaluate(f"JSON.parse(localStorage.getItem('chinchon.seat.{code}')).token")
+        bea.page.goto(link)
+        bea.page.fill("input[name=name]", "Bea")
+        bea.page.click("[data-action=take-seat]")
+        bea.page.wait_for_selector("input[name=invite]")
+        ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        ana.page.click("[data-action=start]")
+        ana.page.wait_for_selector(".hand .card")
+        bea.page.wait_for_selector(".hand .card")
+        acted = {"Ana": 0, "Bea": 0}
+        deadline = time.monotonic() + MATCH_SECONDS
+        while min(acted.values()) < 2 and time.monotonic() < deadline:
+            moved = False
+            for name, person in (("Ana", ana), ("Bea", bea)):
+                if acted[name] < 2 and person.step() is not None:
+                    acted[name] += 1
+                    moved = True
+            if not moved:
+                ana.page.wait_for_timeout(50)
+        assert acted == {"Ana": 2, "Bea": 2}, acted
+        assert ana.page.locator(".opponent:has-text('Bea')").count() == 1
+        assert bea.page.locator(".opponent:has-text('Ana')").count() == 1
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
+def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, PHONE)
+    try:
+        _play_now(person, "Ana", bot_level="easy")
+        deadline = time.monotonic() + MATCH_SECONDS
+        status = person.page.locator(".status")
+        while not (status.get_attribute("data-mine") == "1" and status.get_attribute("data-phase") == "discard"):
+            assert time.monotonic() < deadline, "no turn came"
+            if person.visible("[data-action=draw-stock].live"):
+                person._act("[data-action=draw-stock]")
+            else:
+                person.page.wait_for_timeout(50)
+        before = sorted(person.hand())
+        url = person.page.url
+        assert len(before) == 8
+        person.page.reload()
+        person.page.wait_for_selector(".hand .card")
+        assert person.page.url == url
+        assert sorted(person.hand()) == before
+        assert person.page.get_attribute(".status", "data-mine") == "1"
+        assert person.step() == "[data-action=discard]"
+        assert len(person.hand()) == 7
+        _no_console_errors(person)
+    finally:
+        person.close()
