@@ -68,6 +68,7 @@ class Person:
         self.errors: list[str] = []
         self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.timeout_error: type[Exception] = pytest.importorskip("playwright.sync_api").TimeoutError
 
     def open(self, path: str = "/") -> None:
         self.page.goto(self.base + path)
@@ -101,7 +102,7 @@ class Person:
         if self.visible("[data-action=draw-stock].live"):
             return self._act("[data-action=draw-stock]")
         if self.visible("[data-action=close]"):
-            page.click("[data-action=close]")
+            page.click("[data-action=close]", timeout=3000)
             return self._act("[data-action=close-option]")
         if page.get_attribute(".status", "data-phase") == "discard":
             loose = page.query_selector_all(".hand button.card:not(.meld)") or page.query_selector_all(
@@ -112,9 +113,13 @@ class Person:
             return self._act("[data-action=discard]")
         return None
 
-    def _act(self, selector: str) -> str:
+    def _act(self, selector: str) -> str | None:
         before = self.state()
-        self.page.click(selector)
+        try:
+            # A deal's results may open over the table just now: then the loop comes back to it.
+            self.page.click(selector, timeout=3000)
+        except self.timeout_error:
+            return None
         self.page.wait_for_function(
             "([before]) => { const s = document.querySelector('.status'); "
             "return !s || Number(s.dataset.state) !== before || document.querySelector('[data-over]'); }",
@@ -204,7 +209,10 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
         assert "[data-action=draw-stock]" in done
         assert "[data-action=discard]" in done or "[data-action=close-option]" in done
         person.page.screenshot(path=str(tmp_path / "over.png"))
-        assert person.page.is_visible("[data-action=rematch]")
+        person.page.click("[data-action=rematch]")
+        person.page.wait_for_selector("[data-over]", state="detached")
+        person.page.wait_for_selector(".hand .card")
+        assert person.page.inner_text(".table-bar").startswith("Deal 1")
         _no_console_errors(person)
     finally:
         person.close()
@@ -242,6 +250,11 @@ def test_two_people_join_by_the_invite_link_and_play_a_turn_each(server: Running
             if not moved:
                 ana.page.wait_for_timeout(50)
         assert acted == {"Ana": 2, "Bea": 2}, acted
+        ana.page.click("[data-action=chat]")
+        ana.page.fill("input[name=chat]", "¡hola, Bea!")
+        ana.page.press("input[name=chat]", "Enter")
+        bea.page.click("[data-action=chat]")
+        bea.page.wait_for_selector(".chat li:has-text('¡hola, Bea!')")
         assert ana.page.locator(".opponent:has-text('Bea')").count() == 1
         assert bea.page.locator(".opponent:has-text('Ana')").count() == 1
         _no_console_errors(ana, bea)
@@ -275,3 +288,48 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
         _no_console_errors(person)
     finally:
         person.close()
+
+
+def _hidden_cards(server: Running, code: str) -> set[str]:
+    """The cards in the players' hands that nobody but their holder has seen, from the server's match."""
+    match = server.manager.rooms[code].match
+    deal = match.deal
+    observation = match.observation(0)
+    public = {str(c) for c in observation.discard_pile}
+    public |= {str(c) for taken in observation.taken for c in taken}
+    public |= {str(c) for meld in observation.table for c in meld.cards}
+    public |= {str(c) for hand in observation.revealed for c in hand}
+    return {str(c) for seat in range(match.players) for c in deal.hand(seat)} - public
+
+
+def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, PHONE)
+    watcher = Person(browser, server.base, DESKTOP)
+    try:
+        _play_now(ana, "Ana", bot_level="easy")
+        code = ana.page.inner_text(".room-code").strip()
+        watcher.open(f"/#/room/{code}")
+        watcher.page.click("[data-action=watch]")
+        watcher.page.wait_for_selector(".opponent")
+        assert watcher.page.query_selector(".hand") is None
+        checked = 0
+        deadline = time.monotonic() + MATCH_SECONDS
+        while checked < 6 and time.monotonic() < deadline:
+            move = ana.step()
+            if move is None:
+                ana.page.wait_for_timeout(50)
+                continue
+            watcher.page.wait_for_function(
+                "([n]) => Number(document.querySelector('.status')?.dataset.state) >= n", arg=[ana.state()]
+            )
+            shown = {c.get_attribute("data-card") for c in watcher.page.query_selector_all("[data-card]")}
+            shown.discard("back")
+            hidden = _hidden_cards(server, code)
+            assert not shown & hidden, f"the spectator's page shows hidden cards {shown & hidden}"
+            assert len(watcher.page.query_selector_all(".opponent")) == 2
+            checked += 1
+        assert checked == 6
+        _no_console_errors(ana, watcher)
+    finally:
+        ana.close()
+        watcher.close()

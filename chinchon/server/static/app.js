@@ -178,7 +178,7 @@ function disconnect() {
 
 function setView(view) {
   lastEvent = view.state;
-  const changes = { view, roomMissing: false };
+  const changes = { view, roomMissing: false, presenceAt: Date.now() };
   const g = view.game;
   if (g) {
     const old = state.view && state.view.game;
@@ -222,7 +222,9 @@ function receive(m) {
       lastEvent = Math.max(lastEvent || 0, m.n);
       break;
     case "presence":
-      if (state.view && state.view.room === m.room) update({ view: { ...state.view, seats: m.seats, watchers: m.watchers } });
+      if (state.view && state.view.room === m.room) {
+        update({ view: { ...state.view, seats: m.seats, watchers: m.watchers }, presenceAt: Date.now() });
+      }
       break;
     case "chat":
       if (m.room) {
@@ -431,6 +433,10 @@ const actions = {
   sendChat() {
     const text = state.chatText.trim();
     if (!text) return;
+    if (state.route.page === "home" && hello && hello.name !== state.name.trim()) {
+      hello = { type: "hello", name: state.name.trim() };
+      send(hello);
+    }
     if (send({ type: "chat", text })) update({ chatText: "" });
   },
   act(text) {

@@ -69,11 +69,12 @@ function seatName(s, seat) {
   return info.kind === "bot" ? _("Bot {n}", { n: seat + 1 }) : _("Seat {n}", { n: seat + 1 });
 }
 
-function presenceBadge(info) {
+function presenceBadge(info, since) {
   if (info.presence === "connected") return h("span", { class: "badge ok" }, _("online"));
   if (info.presence === "away") {
-    return h("span", { class: "badge warn" }, info.away_seconds !== null && info.away_seconds !== undefined
-      ? _("away ({seconds} s)", { seconds: Math.ceil(info.away_seconds) }) : _("away"));
+    const left = info.away_seconds !== null && info.away_seconds !== undefined
+      ? Math.max(0, Math.ceil(info.away_seconds - (since ? (Date.now() - since) / 1000 : 0))) : null;
+    return h("span", { class: "badge warn" }, left !== null ? _("away ({seconds} s)", { seconds: left }) : _("away"));
   }
   if (info.presence === "bot") {
     return h("span", { class: "badge bot" }, info.kind === "bot" ? _("bot {level}", { level: levelName(info.level) }) : _("bot playing"));
@@ -209,7 +210,7 @@ function waiting(s, a) {
       h("ol", { class: "seats" }, v.seats.map((info) => h("li", { key: String(info.seat), class: info.seat === mine ? "me" : "" },
         h("span", { class: "name" }, info.name || _("open seat"), info.seat === mine ? " " + _("(you)") : ""),
         info.creator ? h("span", { class: "badge" }, _("host")) : null,
-        info.kind !== "open" ? presenceBadge(info) : h("span", { class: "badge" }, _("a bot if nobody comes")),
+        info.kind !== "open" ? presenceBadge(info, s.presenceAt) : h("span", { class: "badge" }, _("a bot if nobody comes")),
         creator && info.seat !== mine && info.kind === "person"
           ? button(_("Remove"), () => a.kick(info.seat), { cls: "small danger", action: `kick-${info.seat}` }) : null))),
       h("div", { class: "row" },
@@ -249,7 +250,7 @@ function opponent(s, a, g, info) {
     h("div", { class: "who" },
       h("span", { class: "name" }, seatName(s, seat)),
       g.dealer === seat ? h("span", { class: "badge", title: _("dealer") }, "D") : null),
-    h("div", { class: "meta" }, presenceBadge(info)),
+    h("div", { class: "meta" }, presenceBadge(info, s.presenceAt)),
     h("div", { class: "meta" },
       h("span", { class: "count", "aria-label": _("{n} cards", { n: count }) }, h("span", { class: "icon", html: BACK_ICON }), String(count)),
       h("span", { class: "total", title: _("total points") }, _("{points} pts", { points: g.scores[seat] })),
@@ -400,7 +401,7 @@ function meldsOnTable(s, a, g, moves) {
             targets.map((t) => button(_("+ {card}", { card: t.card }), () => a.act(t.text),
               { cls: "small primary", action: "layoff", title: _("Lay off {card} here", { card: cardName(t.card, s.view.rules.deck) }) })));
         }),
-        revealed.length ? h("div", { class: "loose-cards" }, h("small", { class: "muted" }, _("loose")), cards(s, revealed, "small")) : null)));
+        revealed.length ? h("div", { class: "loose-cards" }, h("small", { class: "label" }, _("loose")), cards(s, revealed, "small")) : null)));
   }
   return rows.length ? h("section", { class: "showdown" }, rows) : null;
 }
@@ -422,7 +423,7 @@ function showdownActions(s, a, g, moves) {
     moves.pass ? button(_("Pass (no more lay-offs)"), () => a.act("pass"), { cls: "primary", action: "pass" }) : null);
 }
 
-function scoreBars(s, g, points) {
+function scoreBars(s, g) {
   const limit = s.view.rules.limit;
   const top = Math.max(limit * 1.15, ...g.scores.map((x) => x + 1));
   return h("ul", { class: "scores" }, s.view.seats.map((info) => {
@@ -431,8 +432,8 @@ function scoreBars(s, g, points) {
     const pct = Math.max(0, Math.min(100, (total / top) * 100));
     const out = !g.active.includes(seat);
     return h("li", { key: String(seat), class: out ? "out" : "" },
-      h("span", { class: "name" }, seatName(s, seat)),
-      points ? h("span", { class: "delta" }, points[seat] > 0 ? `+${points[seat]}` : String(points[seat])) : null,
+      h("span", { class: `dot s${seat % 8}` }),
+      h("span", { class: "name" }, seatName(s, seat), out ? " · " + _("out") : ""),
       h("span", { class: "bar", role: "img", "aria-label": _("{points} of {limit}", { points: total, limit }) },
         h("span", { class: "fill", style: `inline-size:${pct}%` }),
         h("span", { class: "limit", style: `inset-inline-start:${(limit / top) * 100}%`, title: _("limit {limit}", { limit }) })),
@@ -456,7 +457,7 @@ function chart(s) {
   return h("div", { class: "chart", html, role: "img", "aria-label": _("Totals over the deals") });
 }
 
-function resultPanel(s, a, g, result, title, final) {
+function resultBody(s, g, result) {
   const rows = s.view.seats.map((info) => {
     const seat = info.seat;
     const melds = result.table.filter((m) => m.owner === seat);
@@ -465,16 +466,22 @@ function resultPanel(s, a, g, result, title, final) {
         result.closer === seat ? h("span", { class: "badge" }, result.chinchon ? _("chinchón!") : _("closed")) : null,
         h("span", { class: "grow" }), h("span", { class: "delta" }, _("{points} pts", { points: result.points[seat] }))),
       h("div", { class: "melds" }, melds.map((m, i) => h("span", { class: "table-meld", key: String(i) }, cards(s, m.cards, "tiny"))),
-        result.loose[seat] && result.loose[seat].length ? h("span", { class: "loose-cards" }, h("small", { class: "muted" }, _("loose")),
+        result.loose[seat] && result.loose[seat].length ? h("span", { class: "loose-cards" }, h("small", { class: "label" }, _("loose")),
           cards(s, result.loose[seat], "tiny")) : null));
   });
-  return h("div", { class: "sheet result", role: "dialog", "aria-label": title },
-    h("div", { class: "sheet-head" }, h("h2", null, title), final ? null : button("✕", () => a.dismissResult(), { cls: "small", title: _("Close") })),
+  return [
     h("ul", { class: "result-rows" }, rows),
     h("h3", null, _("Totals (limit {limit})", { limit: s.view.rules.limit })),
-    scoreBars(s, g, null),
+    scoreBars(s, g),
     chart(s),
-    final ? null : button(_("Continue"), () => a.dismissResult(), { cls: "primary", action: "continue" }));
+  ];
+}
+
+function resultPanel(s, a, g, result, title) {
+  return h("div", { class: "sheet result", role: "dialog", "aria-label": title },
+    h("div", { class: "sheet-head" }, h("h2", null, title), button("✕", () => a.dismissResult(), { cls: "small", title: _("Close") })),
+    resultBody(s, g, result),
+    button(_("Continue"), () => a.dismissResult(), { cls: "primary", action: "continue" }));
 }
 
 function overPanel(s, a, g) {
@@ -483,10 +490,10 @@ function overPanel(s, a, g) {
   return h("div", { class: "sheet over", role: "dialog", "aria-label": _("The match is over") },
     h("h2", { "data-over": "1" }, winner === null ? _("The match is over.") : winner === mine ? _("You won the match!")
       : _("{name} won the match.", { name: seatName(s, winner) })),
-    g.result ? h("div", null, resultPanel(s, a, g, g.result, _("The last deal"), true)) : scoreBars(s, g, null),
     h("div", { class: "row" },
       mine !== null ? button(_("Rematch"), () => a.rematch(), { cls: "primary big", action: "rematch" }) : null,
-      button(_("Home"), () => a.goHome(), { action: "home" })));
+      button(_("Home"), () => a.goHome(), { action: "home" })),
+    g.result ? [h("h3", null, _("The last deal")), resultBody(s, g, g.result)] : [scoreBars(s, g), chart(s)]);
 }
 
 function reentryPanel(s, a, moves) {
@@ -522,7 +529,7 @@ function table(s, a) {
   if (over) sheet = overPanel(s, a, g);
   else if (moves.reenter.length) sheet = reentryPanel(s, a, moves);
   else if (s.panel === "close" && moves.close.size) sheet = closePanel(s, a, g, moves);
-  else if (s.panel === "result" && g.previous_result) sheet = resultPanel(s, a, g, g.previous_result, _("Deal {n}", { n: g.deal_number - 1 }), false);
+  else if (s.panel === "result" && g.previous_result) sheet = resultPanel(s, a, g, g.previous_result, _("Deal {n}", { n: g.deal_number - 1 }));
   else if (s.panel === "history") sheet = historyPanel(s, a, g);
   else if (s.panel === "chat") sheet = chatPanel(s, a);
   return h("main", { class: "table" },
@@ -540,7 +547,7 @@ function table(s, a) {
       "data-state": String(v.state), "data-mine": g.to_move === mine && mine !== null ? "1" : "0" }, statusLine(s, g, moves)),
     g.phase === "showdown" && g.to_move === mine ? showdownActions(s, a, g, moves) : null,
     mine !== null ? handArea(s, a, g, moves) : h("p", { class: "muted" }, _("You are watching.")),
-    h("div", { class: "mine-score" }, mine !== null ? scoreBars(s, g, null) : scoreBars(s, g, null)),
+    h("div", { class: "mine-score" }, scoreBars(s, g)),
     sheet ? h("div", { class: "backdrop", onclick: (e) => { if (e.target === e.currentTarget && !over) a.togglePanel(null); } }, sheet) : null);
 }
 
