@@ -49,3 +49,6 @@ def setup_logging(level: str = "info", as_json: bool = False) -> None:
         logger.handlers[:] = [handler]
         logger.setLevel(level.upper())
         logger.propagate = False
+        if name.startswith("uvicorn") and logger.level < logging.INFO:
+            # Uvicorn's debug lines dump every WebSocket frame, hellos and their tokens included.
+            logger.setLevel(logging.INFO)
