@@ -714,12 +714,15 @@ class Manager:
         room = self.rooms.get(code)
         if room is None and reopen and not self._closing:
             row = await self.store.load_room(code)
-            if row is not None:
+            # Another hello may have reopened the room while this one read the store.
+            room = self.rooms.get(code)
+            if room is None and row is not None:
                 room = self.rebuild(row)
-                if room.closed:
-                    room.closed = False
-                    await self.store.set_status(code, room.status)
+                reopened = room.closed
+                room.closed = False
                 self._adopt(room)
+                if reopened:
+                    await self.store.set_status(code, room.status)
         return room
 
     def rebuild(self, row: RoomRow) -> Room:
