@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from chinchon.bots import make_bot
 from chinchon.game import Match
 from chinchon.record import replay
 from chinchon.rules import Rules
@@ -240,3 +242,59 @@ def test_a_room_rebuilt_from_the_store_is_the_live_room(db: str) -> None:
                 assert replay(live.match.record()).scores == rebuilt.match.scores
 
         asyncio.run(rebuild())
+
+
+def test_a_match_whose_end_was_logged_but_not_recorded_is_recorded_at_start(db: str) -> None:
+    # The server was killed between the last action's event and the match's record.
+    rules = Rules.preset("fournier", limit=10)
+
+    async def prepare() -> Match:
+        store = Store(db)
+        await store.open()
+        try:
+            row = room_row("ABCDEFG", rules)
+            row.seat_rows[1:] = [
+                SeatRow(1, None, "bot", "easy", None, None),
+                SeatRow(2, None, "bot", "easy", None, None),
+            ]
+            await store.create_room(row)
+            names = ["Ana", "Bot 2", "Bot 3"]
+            await store.append(
+                "ABCDEFG",
+                EventRow(1, 1, "start", None, json.dumps({"names": names}), 1.0),
+                room={"status": "playing", "match": 1, "seed": "4242"},
+                new_match_seed="4242",
+            )
+            match = Match(names, rules, seed=4242)
+            rng = random.Random(1)
+            bot = make_bot("easy")
+            n = 1
+            while not match.over:
+                seat = match.to_move
+                assert seat is not None
+                action = bot.choose(match.observation(seat), match.legal_actions(), rng)
+                match.apply(action, seat=seat)
+                n += 1
+                await store.append("ABCDEFG", EventRow(n, 1, "action", seat, str(action), float(n)))
+            return match
+        finally:
+            await store.close()
+
+    played = asyncio.run(prepare())
+    with running_server(db) as server:
+        import httpx
+
+        answer = httpx.get(f"{server.base}/api/rooms/ABCDEFG/record")
+        assert answer.status_code == 200, answer.text
+        assert replay(answer.json()).scores == played.scores
+        assert server.manager.rooms["ABCDEFG"].status == "over"
+    row = asyncio.run(_load(db, "ABCDEFG"))
+    assert row is not None and row.status == "over"
+
+
+async def _load(db: str, code: str) -> RoomRow | None:
+    store = Store(db)
+    try:
+        return await store.load_room(code)
+    finally:
+        await store.close()

@@ -784,8 +784,20 @@ class Manager:
                 log.error("room not rebuilt", extra={"room": row.code, "problem": str(exc)})
                 continue
             self._adopt(room)
+            await self._keep_record(room, row)
             count += 1
         return count
+
+    async def _keep_record(self, room: Room, row: RoomRow) -> None:
+        """Store the record of a rebuilt room's finished match if it was lost (a stop right after its end)."""
+        if room.match is None or not room.match.over or row.status == "over":
+            return
+        try:
+            if await self.store.record(room.code, room.match_number) is None:
+                await self.store.finish_match(room.code, room.match_number, room.match.record())
+            await self.store.set_status(room.code, "over")
+        except Exception:
+            log.exception("storage failed", extra={"room": room.code, "kind": "finish"})
 
     async def close_room(self, room: Room, reason: str) -> None:
         """Close a room (it stays in the store) and tell its spectators."""
