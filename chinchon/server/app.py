@@ -198,7 +198,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     break
                 text = frame.get("text")
                 if text is None:
-                    text = (frame.get("bytes") or b"").decode("utf-8", "replace")
+                    strike(
+                        connection,
+                        error_message(
+                            Refused("bad_message", N_("bad message: send JSON in text frames")), connection.lang
+                        ),
+                    )
+                    continue
                 room = await _handle(text, connection, room)
         except WebSocketDisconnect:
             pass
