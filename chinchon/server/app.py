@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
@@ -217,6 +218,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 room.disconnect(connection)
             with contextlib.suppress(Exception):
                 connection.queue.put_nowait(None)
+            if connection.writer is not None:
+                # What is queued (a last error, the close code) goes out before the endpoint returns.
+                await asyncio.wait([connection.writer], timeout=5)
 
     def strike(connection: Connection, error: dict[str, Any]) -> None:
         metrics.errors.labels(error["code"]).inc()
