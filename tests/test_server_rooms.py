@@ -558,3 +558,51 @@ def test_logs_carry_no_token_and_json_logs_are_one_object_a_line(
     for token in tokens:
         for secret in (token, hash_token(token), token[::-1]):
             assert secret not in text
+
+
+def test_a_person_back_just_as_the_room_closes_keeps_it_open(db: str) -> None:
+    # The driver finds nobody left while Ana's hello waits for the room's lock: Ana gets in first.
+    with running_server(db, grace=1) as server:
+
+        async def run() -> None:
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
+            code = room["code"]
+            ana = await seated(server, code, room["token"])
+            await start(ana)
+            live = server.manager.rooms[code]
+            assert live.driver is not None
+            loop = live.driver.get_loop()
+            held = asyncio.run_coroutine_threadsafe(live.lock.acquire(), loop)
+            await asyncio.wrap_future(held)
+            try:
+                await ana.close()
+
+                def waiting() -> int:
+                    return len(live.lock._waiters or ())
+
+                for _ in range(int(WAIT * 10)):
+                    if waiting() >= 1:  # the driver, woken by the disconnection
+                        break
+                    await asyncio.sleep(0.1)
+                assert waiting() >= 1
+                await asyncio.sleep(1.5)  # the grace period runs out while the driver waits
+                back = Client(server.ws)
+                hello = asyncio.create_task(back.connect(room=code, token=room["token"]))
+                for _ in range(int(WAIT * 10)):
+                    if waiting() >= 2:
+                        break
+                    await asyncio.sleep(0.05)
+                assert waiting() >= 2
+            finally:
+                loop.call_soon_threadsafe(live.lock.release)
+            welcome = await asyncio.wait_for(hello, WAIT)
+            assert welcome["type"] == "welcome" and welcome["seat"] == 0
+            at = len(back.messages)
+            await back.send({"type": "ping"})
+            await back.wait(lambda m: m["type"] == "pong", at, WAIT)
+            assert back.view is not None and back.view["status"] == "playing"
+            assert not live.closed and server.manager.rooms.get(code) is live
+            assert await stored_status(db, code) == "playing"
+            await back.close()
+
+        asyncio.run(run())

@@ -595,7 +595,7 @@ class Room:
                     spec = self.bot_spec(seat)
             if step == "close":
                 await manager.close_room(self, "nobody left")
-                return True
+                return self.closed
             if step == "wait":
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout)
@@ -802,7 +802,8 @@ class Manager:
     async def close_room(self, room: Room, reason: str) -> None:
         """Close a room (it stays in the store) and tell its spectators."""
         async with room.lock:
-            if room.closed:
+            # A person may have come back while this waited for the lock.
+            if room.closed or room.people_left():
                 return
             room.closed = True
             with contextlib.suppress(Exception):
