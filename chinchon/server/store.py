@@ -9,6 +9,7 @@ Tokens are kept as SHA-256 digests only.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
@@ -25,13 +26,14 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     event,
     insert,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 __all__ = ["EventRow", "RoomRow", "SeatRow", "Store", "StoreError"]
@@ -161,11 +163,34 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None
     cursor.close()
 
 
+@dataclass(eq=False)
+class _Append:
+    """One append waiting for its transaction."""
+
+    code: str
+    entry: EventRow
+    room: dict[str, Any] | None
+    seat_changes: list[SeatRow] | None
+    new_match_seed: str | None
+    done: asyncio.Future[None]
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
+
+
 class Store:
     """The rooms' storage on one database URL."""
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self._pending: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
         try:
             self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
         except Exception as exc:  # SQLAlchemy raises several kinds for a bad URL
@@ -183,7 +208,9 @@ class Store:
             raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
 
     async def close(self) -> None:
-        """Close every connection."""
+        """Close every connection (once the appends waiting are written)."""
+        if self._writer is not None:
+            await asyncio.wait([self._writer], timeout=10)
         await self.engine.dispose()
 
     async def create_room(self, row: RoomRow) -> None:
@@ -239,20 +266,69 @@ class Store:
         seat_changes: list[SeatRow] | None = None,
         new_match_seed: str | None = None,
     ) -> None:
-        """Append one event to a room's log, with the room's and seats' changes, in one transaction."""
-        async with self.engine.begin() as connection:
+        """Append one event to a room's log, with the room's and seats' changes; returns once it is committed.
+
+        Appends that arrive while a transaction is being written wait and go
+        together in the next one (a commit costs the same for one event as for
+        a hundred); a batch that fails is written again one append at a time,
+        so that each append fails or succeeds on its own.
+        """
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Append(code, entry, room, seat_changes, new_match_seed, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending())
+        await asyncio.shield(done)
+
+    async def _write_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self.engine.begin() as connection:
+                    await self._write(connection, batch)
+            except Exception as exc:
+                if len(batch) == 1:
+                    _settle(batch[0].done, exc)
+                    continue
+                for one in batch:
+                    try:
+                        async with self.engine.begin() as connection:
+                            await self._write(connection, [one])
+                    except Exception as alone:
+                        _settle(one.done, alone)
+                    else:
+                        _settle(one.done, None)
+            else:
+                for one in batch:
+                    _settle(one.done, None)
+
+    async def _write(self, connection: AsyncConnection, batch: list[_Append]) -> None:
+        await connection.execute(
+            insert(events),
+            [
+                {
+                    "room": one.code,
+                    "n": one.entry.n,
+                    "match": one.entry.match,
+                    "kind": one.entry.kind,
+                    "seat": one.entry.seat,
+                    "data": one.entry.data,
+                    "time": one.entry.time,
+                }
+                for one in batch
+            ],
+        )
+        special = [one for one in batch if one.room or one.seat_changes or one.new_match_seed is not None]
+        plain = [one for one in batch if not (one.room or one.seat_changes or one.new_match_seed is not None)]
+        if plain:
             await connection.execute(
-                insert(events).values(
-                    room=code,
-                    n=entry.n,
-                    match=entry.match,
-                    kind=entry.kind,
-                    seat=entry.seat,
-                    data=entry.data,
-                    time=entry.time,
-                )
+                update(rooms)
+                .where(rooms.c.code == bindparam("room_code"))
+                .values(last_event=bindparam("room_last"), updated=bindparam("room_updated")),
+                [{"room_code": one.code, "room_last": one.entry.n, "room_updated": one.entry.time} for one in plain],
             )
-            values = dict(room or {})
+        for one in special:
+            code, entry, seat_changes, new_match_seed = one.code, one.entry, one.seat_changes, one.new_match_seed
+            values = dict(one.room or {})
             values.update(last_event=entry.n, updated=entry.time)
             await connection.execute(update(rooms).where(rooms.c.code == code).values(**values))
             for change in seat_changes or ():
