@@ -242,6 +242,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         error: Refused | None = None
         try:
             data = json.loads(text)
+            # A lone surrogate (``"\ud800"``) is no text: it could not be sent back (a UnicodeEncodeError).
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
         except (ValueError, RecursionError):
             data = None
             error = Refused("bad_json", N_("the message is not JSON"))
