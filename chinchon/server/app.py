@@ -318,15 +318,20 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             raise Refused("rate_limited", N_("too many chat lines; wait a little"))
         await manager.chat(room, name, seat, text)
 
-    async def _hello(message: Hello, connection: Connection, room: Room | None) -> Room | None:
-        connection.lang = _language(message.lang) if message.lang else connection.lang
+    def _leave(connection: Connection, room: Room | None) -> None:
+        """A connection's hello succeeded: it leaves its seat, room or the lobby."""
         if room is not None and connection.room == room.code:
             room.disconnect(connection)
         connection.seat, connection.role = None, None
+
+    async def _hello(message: Hello, connection: Connection, room: Room | None) -> Room | None:
+        connection.lang = _language(message.lang) if message.lang else connection.lang
         if message.room is None:
             if message.token is not None:
                 raise Refused("no_room", N_("a token needs its room's code"))
-            connection.name = check_name(message.name) if message.name is not None else None
+            name = check_name(message.name) if message.name is not None else None
+            _leave(connection, room)
+            connection.name = name
             hub.join(connection, None)
             connection.role = "lobby"
             hub.send(
@@ -344,15 +349,15 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
             raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(message.room)[:16])
         async with new_room.lock:
+            seat = None
             if message.token is not None:
                 seat = new_room.seat_for(message.token)
                 if seat is None:
                     if not limits.allow("lookup", connection.address):
                         raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
                     raise Refused("bad_token", N_("this token holds no seat in room {code}"), code=new_room.code)
-                connection.seat, connection.role = seat, "seat"
-            else:
-                connection.role = "spectator"
+            _leave(connection, room)
+            connection.seat, connection.role = seat, "seat" if seat is not None else "spectator"
             hub.join(connection, new_room.code)
             hub.send(
                 connection,
