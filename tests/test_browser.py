@@ -108,8 +108,12 @@ class Person:
             loose = page.query_selector_all(".hand button.card:not(.meld)") or page.query_selector_all(
                 ".hand button.card"
             )
-            loose[-1].click()
-            page.wait_for_selector("[data-action=discard]")
+            if loose[-1].get_attribute("aria-pressed") != "true":
+                loose[-1].click()
+            try:
+                page.wait_for_selector("[data-action=discard]", timeout=3000)
+            except self.timeout_error:
+                return None
             return self._act("[data-action=discard]")
         return None
 
@@ -135,6 +139,18 @@ def _play_now(person: Person, name: str, **form: str) -> None:
         person.page.select_option(f"select[name={field}]", value)
     person.page.click("[data-action=play-now]")
     person.page.wait_for_selector(".hand .card")
+
+
+def _english_suit(card: str) -> str:
+    return {"♦": "coins", "♥": "cups", "♠": "swords", "♣": "clubs"}[card[-1]]
+
+
+def _hand_fits(person: Person, width: int) -> None:
+    """Every card of the hand is wholly on screen, and the page does not scroll sideways."""
+    for card in person.page.query_selector_all(".hand .card"):
+        box = card.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert person.page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def _no_console_errors(*people: Person) -> None:
@@ -195,8 +211,12 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
         width = person.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the table scrolls sideways: {width} px"
         done: list[str] = []
+        fitted = False
         deadline = time.monotonic() + MATCH_SECONDS
         while time.monotonic() < deadline:
+            if not fitted and len(person.hand()) == 8:
+                _hand_fits(person, PHONE["width"])
+                fitted = True
             move = person.step()
             if move == "over":
                 break
@@ -206,6 +226,7 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
                 done.append(move)
         else:
             pytest.fail(f"the match did not end in {MATCH_SECONDS} s; moves: {done[-10:]}")
+        assert fitted, "the hand never held 8 cards"
         assert "[data-action=draw-stock]" in done
         assert "[data-action=discard]" in done or "[data-action=close-option]" in done
         person.page.screenshot(path=str(tmp_path / "over.png"))
@@ -272,9 +293,8 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
         while not (status.get_attribute("data-mine") == "1" and status.get_attribute("data-phase") == "discard"):
             assert time.monotonic() < deadline, "no turn came"
             if person.visible("[data-action=draw-stock].live"):
-                person._act("[data-action=draw-stock]")
-            else:
-                person.page.wait_for_timeout(50)
+                person.page.keyboard.press("s")  # the terminal game's key
+            person.page.wait_for_timeout(50)
         before = sorted(person.hand())
         url = person.page.url
         assert len(before) == 8
@@ -283,8 +303,13 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
         assert person.page.url == url
         assert sorted(person.hand()) == before
         assert person.page.get_attribute(".status", "data-mine") == "1"
-        assert person.step() == "[data-action=discard]"
-        assert len(person.hand()) == 7
+        first = person.hand()[0]
+        person.page.keyboard.press("1")
+        person.page.wait_for_selector(".hand .card.selected[data-index='0']")
+        assert person.page.inner_text("[data-action=discard]").endswith("of " + _english_suit(first))
+        person.page.keyboard.press("Enter")
+        person.page.wait_for_function("document.querySelectorAll('.hand .card').length === 7")
+        assert first not in person.hand()
         _no_console_errors(person)
     finally:
         person.close()

@@ -40,6 +40,7 @@ const state = {
   lobby: [],
   lobbyChat: [],
   chat: [],
+  log: [],
   chatText: "",
   unread: 0,
   conn: "closed",
@@ -220,6 +221,13 @@ function receive(m) {
       break;
     case "event":
       lastEvent = Math.max(lastEvent || 0, m.n);
+      if (m.kind === "action" && m.action) {
+        // The card taken from the discard pile is its top card in the view before this event.
+        const pile = state.view && state.view.game ? state.view.game.discard_pile : [];
+        const entry = m.action === "draw discard" && pile.length ? { ...m, card: pile[pile.length - 1] } : m;
+        update({ log: state.log.concat([entry]).slice(-40) });
+      }
+      else if (m.kind === "start" || m.kind === "rematch") update({ log: [] });
       break;
     case "presence":
       if (state.view && state.view.room === m.room) {
@@ -305,7 +313,7 @@ function enterHome() {
 function enterRoom(code, watch = false) {
   const fresh = state.route.page !== "room" || state.route.code !== code;
   update({ route: { page: "room", code }, needJoin: false, roomMissing: false, copied: false,
-    ...(fresh ? { view: null, chat: [], unread: 0, panel: null, dealTotals: [], resultSeen: null } : {}) });
+    ...(fresh ? { view: null, chat: [], log: [], unread: 0, panel: null, dealTotals: [], resultSeen: null } : {}) });
   const seat = saved.get(`seat.${code}`, null);
   if (seat && seat.token) {
     connect({ type: "hello", room: code, token: seat.token });

@@ -10,10 +10,15 @@ const MELD_COLOURS = ["m0", "m1", "m2", "m3"];
 const EYE = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/></svg>`;
 const PALETTE = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><circle cx="7" cy="7" r="4" fill="#c58b00"/><circle cx="17" cy="7" r="4" fill="#d32f2f"/><circle cx="7" cy="17" r="4" fill="#1565c0"/><circle cx="17" cy="17" r="4" fill="#2e7d32"/></svg>`;
 const LOGO = `<svg viewBox="0 0 16 20" width="16" height="20" aria-hidden="true"><rect x="1" y="1" width="14" height="18" rx="2.5" fill="#9b2226" stroke="#e9c46a"/><circle cx="8" cy="10" r="3.4" fill="#e9c46a"/></svg>`;
+const CLOCK = `<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><circle cx="12" cy="13" r="9" fill="none" stroke="currentColor" stroke-width="2.2"/><path d="M12 8v5l3 2M9 2h6" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>`;
 const BACK_ICON = `<svg viewBox="0 0 12 16" width="11" height="15" aria-hidden="true"><rect x="0.5" y="0.5" width="11" height="15" rx="2" fill="#9b2226" stroke="#fff"/><circle cx="6" cy="8" r="2" fill="#e9c46a"/></svg>`;
 
 function levelName(level) {
-  return level ? pgettext("bot level", level) : "";
+  const names = {
+    easy: pgettext("bot level", "easy"), medium: pgettext("bot level", "medium"),
+    hard: pgettext("bot level", "hard"), expert: pgettext("bot level", "expert"),
+  };
+  return names[level] || level || "";
 }
 
 function presetName(preset) {
@@ -293,11 +298,42 @@ function piles(s, a, g, moves) {
       onclick: () => (canDiscard ? a.act("draw discard") : canDrop ? a.act(moves.discard.get(selected)) : a.togglePanel("history")),
       ondragover: (e) => e.preventDefault(),
       ondrop: (e) => { e.preventDefault(); const i = Number(e.dataTransfer.getData("text/plain")); const c = s.order[i]; if (moves.discard.has(c)) a.act(moves.discard.get(c)); },
-    }, top ? h("span", { class: "card", html: cardSvg(top, { fourColour: s.fourColour, deck: s.view.rules.deck }) })
+    }, top ? h("span", { class: "card", "data-card": top, html: cardSvg(top, { fourColour: s.fourColour, deck: s.view.rules.deck }) })
       : h("span", { class: "card empty" })),
     h("button", { type: "button", class: "link", onclick: () => a.togglePanel("history"), "data-action": "history",
       "aria-expanded": s.panel === "history" ? "true" : "false" }, _("Pile: {n}", { n: g.discard_pile.length })));
   return h("div", { class: "piles" }, stock, discard);
+}
+
+/** A move of the room's log in words: "Bea took 7♦ from the discard pile". */
+function describe(s, g, event) {
+  const name = seatName(s, event.seat);
+  const [verb, ...rest] = event.action.split(" ");
+  const meldsText = (text) => parseMelds(text).map((m) => `[${m.join(" ")}]`).join(" ");
+  if (verb === "draw") {
+    if (rest[0] === "stock") return _("{name} drew from the stock", { name });
+    return _("{name} took {card} from the discard pile", { name, card: event.card || "?" });
+  }
+  if (verb === "discard") return _("{name} discarded {card}", { name, card: rest[0] });
+  if (verb === "close") return _("{name} closed: {melds}", { name, melds: meldsText(event.action) || "–" });
+  if (verb === "show") {
+    const melds = meldsText(event.action);
+    return melds ? _("{name} showed {melds}", { name, melds }) : _("{name} showed no melds", { name });
+  }
+  if (verb === "layoff") {
+    const onto = g.table[Number(rest[1])];
+    const meld = onto ? "[" + onto.cards.join(" ") + "]" : "?";
+    return _("{name} laid off {card} on {meld}", { name, card: rest[0], meld });
+  }
+  if (verb === "pass") return _("{name} passed", { name });
+  if (verb === "reenter") return rest[0] === "yes" ? _("{name} re-entered", { name }) : _("{name} stayed out", { name });
+  return `${name}: ${event.action}`;
+}
+
+function lastMoves(s, g) {
+  const recent = s.log.filter((e) => e.seat !== s.view.seat).slice(-2);
+  if (!recent.length) return null;
+  return h("ul", { class: "moves", "aria-live": "polite" }, recent.map((e) => h("li", { key: `e${e.n}`, dir: "auto" }, describe(s, g, e))));
 }
 
 function historyPanel(s, a, g) {
@@ -305,7 +341,8 @@ function historyPanel(s, a, g) {
     h("div", { class: "sheet-head" }, h("h2", null, _("Discards")), button("✕", () => a.togglePanel(null), { cls: "small", title: _("Close") })),
     g.discards.length === 0 ? h("p", { class: "muted" }, _("Nothing discarded yet.")) :
       h("ol", { class: "discards" }, g.discards.slice().reverse().map(([seat, c], i) => h("li", { key: String(i) },
-        card(s, c, { size: "tiny" }), " ", seatName(s, seat)))));
+        card(s, c, { size: "tiny" }), " ", seatName(s, seat)))),
+    s.log.length ? [h("h3", null, _("Moves")), h("ol", { class: "log" }, s.log.slice().reverse().map((e) => h("li", { key: `e${e.n}` }, describe(s, g, e))))] : null);
 }
 
 function handArea(s, a, g, moves) {
@@ -515,7 +552,8 @@ function timer(s) {
   const v = s.view;
   if (!v.turn_deadline) return null;
   const left = Math.max(0, Math.ceil(v.turn_deadline - Date.now() / 1000 - s.clockSkew));
-  return h("span", { class: `timer ${left <= 10 ? "low" : ""}`, role: "timer", "aria-label": _("{n} s left", { n: left }) }, `⏱ ${left}`);
+  return h("span", { class: `timer ${left <= 10 ? "low" : ""}`, role: "timer", "aria-label": _("{n} s left", { n: left }) },
+    h("span", { class: "icon", html: CLOCK }), String(left));
 }
 
 function table(s, a) {
@@ -545,6 +583,7 @@ function table(s, a) {
     g.phase === "showdown" || g.result ? meldsOnTable(s, a, g, moves) : piles(s, a, g, moves),
     h("p", { class: `status ${g.to_move === mine && mine !== null ? "mine" : ""}`, role: "status", "data-phase": g.phase,
       "data-state": String(v.state), "data-mine": g.to_move === mine && mine !== null ? "1" : "0" }, statusLine(s, g, moves)),
+    lastMoves(s, g),
     g.phase === "showdown" && g.to_move === mine ? showdownActions(s, a, g, moves) : null,
     mine !== null ? handArea(s, a, g, moves) : h("p", { class: "muted" }, _("You are watching.")),
     h("div", { class: "mine-score" }, scoreBars(s, g)),
