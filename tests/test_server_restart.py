@@ -304,6 +304,21 @@ async def play_to_the_end(tables: list[Table], server: Process, seed: int) -> No
             assert match.scores == final["game"]["scores"], table.name
 
 
+async def play_on(tables: list[Table]) -> None:
+    """One more action of a person in every room (the waiting one started first)."""
+    for table in tables:
+        if table.name == "waiting":
+            creator = table.clients[0]
+            at = len(creator.messages)
+            await creator.send({"type": "start"})
+            await creator.wait(lambda m: m["type"] == "view" and m["status"] == "playing", at, WAIT)
+        client = await settled(table)
+        assert client is not None and client.view is not None
+        state = client.view["state"]
+        answer = await client.act(client.view["game"]["legal_actions"][0])
+        assert answer["type"] == "ack" and answer["state"] == state + 1, answer
+
+
 async def close_all(tables: list[Table]) -> None:
     for table in tables:
         for client in table.clients.values():
@@ -376,7 +391,7 @@ def test_sigterm_drains_then_the_next_start_picks_every_room_up(db: str, tmp_pat
             await reconnect(tables, second)
             for table in tables:
                 same_position(table)
-            await play_to_the_end(tables, second, 7)
+            await play_on(tables)
             await close_all(tables)
 
         asyncio.run(after())
