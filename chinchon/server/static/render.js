@@ -306,15 +306,22 @@ function piles(s, a, g, moves) {
 }
 
 /** A move of the room's log in words: "Bea took 7♦ from the discard pile". */
+function shortCard(s, text) {
+  if (s.view && s.view.rules.deck === "french52") return text;
+  return text.replace(/^[JQK]/, (r) => ({ J: "S", Q: "C", K: "R" })[r]);
+}
+
 function describe(s, g, event) {
   const name = seatName(s, event.seat);
-  const [verb, ...rest] = event.action.split(" ");
-  const meldsText = (text) => parseMelds(text).map((m) => `[${m.join(" ")}]`).join(" ");
+  const [verb, ...words] = event.action.split(" ");
+  const deck = s.view.rules.deck;
+  const rest = words;
+  const meldsText = (text) => parseMelds(text).map((m) => "[" + m.map((c) => shortCard(s, c)).join(" ") + "]").join(" ");
   if (verb === "draw") {
     if (rest[0] === "stock") return _("{name} drew from the stock", { name });
-    return _("{name} took {card} from the discard pile", { name, card: event.card || "?" });
+    return _("{name} took {card} from the discard pile", { name, card: event.card ? cardName(event.card, deck) : "?" });
   }
-  if (verb === "discard") return _("{name} discarded {card}", { name, card: rest[0] });
+  if (verb === "discard") return _("{name} discarded {card}", { name, card: cardName(rest[0], deck) });
   if (verb === "close") return _("{name} closed: {melds}", { name, melds: meldsText(event.action) || "–" });
   if (verb === "show") {
     const melds = meldsText(event.action);
@@ -322,8 +329,8 @@ function describe(s, g, event) {
   }
   if (verb === "layoff") {
     const onto = g.table[Number(rest[1])];
-    const meld = onto ? "[" + onto.cards.join(" ") + "]" : "?";
-    return _("{name} laid off {card} on {meld}", { name, card: rest[0], meld });
+    const meld = onto ? "[" + onto.cards.map((c) => shortCard(s, c)).join(" ") + "]" : "?";
+    return _("{name} laid off {card} on {meld}", { name, card: cardName(rest[0], deck), meld });
   }
   if (verb === "pass") return _("{name} passed", { name });
   if (verb === "reenter") return rest[0] === "yes" ? _("{name} re-entered", { name }) : _("{name} stayed out", { name });
@@ -435,7 +442,7 @@ function meldsOnTable(s, a, g, moves) {
           const targets = moves.layoff.filter((l) => l.meld === m.index);
           return h("div", { class: `table-meld ${targets.length ? "target" : ""}`, key: `m${m.index}` },
             cards(s, m.cards, "small"),
-            targets.map((t) => button(_("+ {card}", { card: t.card }), () => a.act(t.text),
+            targets.map((t) => button(_("+ {card}", { card: shortCard(s, t.card) }), () => a.act(t.text),
               { cls: "small primary", action: "layoff", title: _("Lay off {card} here", { card: cardName(t.card, s.view.rules.deck) }) })));
         }),
         revealed.length ? h("div", { class: "loose-cards" }, h("small", { class: "label" }, _("loose")), cards(s, revealed, "small")) : null)));
