@@ -5,16 +5,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
 
 from chinchon import Rules
-from chinchon.actions import Action, Close, Draw
+from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots import LEVELS, Bot, BotError, bot_names, make_bot
 from chinchon.bots.simple import joins_meld
 from chinchon.cards import Card, parse_cards
 from chinchon.game import Deal, Match, Observation, Phase
+from chinchon.rules import RulesError
 
 CONFIGS = [
     (preset, players)
@@ -55,12 +57,97 @@ def test_bots_finish_matches_with_jokers_and_two_decks() -> None:
         assert match.over
 
 
-@pytest.mark.parametrize("name", ["random", "simple", "greedy", "ismcts:iterations=20"])
-def test_a_bot_is_reproducible_for_a_seed(name: str) -> None:
-    def run() -> list[str]:
-        match = Match(2, Rules(), seed=8)
+def cheap(name: str) -> str:
+    """The bot or level ``name`` with a small search budget (the same bot otherwise), for legality tests."""
+    spec = LEVELS.get(name, name)
+    bot, _, params = spec.partition(":")
+    if bot != "ismcts":
+        return name
+    kept = [p for p in params.split(",") if p and p.partition("=")[0] not in ("iterations", "steps", "seconds")]
+    return "ismcts:" + ",".join(["iterations=4", "steps=400", *kept])
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """Valid rules with their options drawn at random (combinations that raise RulesError are drawn again)."""
+    while True:
+        options: dict[str, Any] = {
+            "deck": rng.choice(["spanish40", "spanish48", "french52"]),
+            "decks": rng.choice([1, 1, 2, "auto"]),
+            "jokers": rng.choice([0, 0, 1, 2]),
+            "wild_ace_of_oros": rng.random() < 0.3,
+            "max_wilds_per_meld": rng.choice([0, 1, 1, 2]),
+            "values": rng.choice(["fournier", "figures10", "face_number"]),
+            "hand_size": rng.choice([6, 7, 7, 7, 8]),
+            "close_limit": rng.choice([0, 3, 5, 7, 10]),
+            "close_max_loose_cards": rng.choice([None, None, 0, 1, 2]),
+            "close_on_first_turn": rng.random() < 0.7,
+            "forbid_rediscard": rng.random() < 0.5,
+            "layoffs": rng.random() < 0.7,
+            "layoffs_on_clean_close": rng.random() < 0.3,
+            "closer_lays_off": rng.random() < 0.3,
+            "layoff_one_per_run_per_round": rng.random() < 0.3,
+            "set_distinct_suits": rng.random() < 0.7,
+            "max_set_size": rng.choice([None, None, 3, 4, 6]),
+            "chinchon": rng.choice(["none", "win", -25]),
+            "chinchon_needs_natural": rng.random() < 0.7,
+            "limit": rng.choice([20, 50, 100]),
+            "eliminate_at": rng.choice(["above", "reaching"]),
+            "reentry": rng.choice(["none", "once", "unlimited"]),
+            "first_player": rng.choice(["lot", "high_card"]),
+            "max_players": rng.choice([2, 3, 4]),
+            "wild_value": rng.choice([25, 50]),
+            "stake": rng.choice([0, 10]),
+        }
+        try:
+            return Rules(**options)
+        except RulesError:
+            continue
+
+
+def test_every_bot_and_level_plays_only_legal_actions_under_random_rules() -> None:
+    """Every bot and level, under rules drawn at random; a seat's draw is sometimes taken from the pile for it,
+    so that every bot also discards just after such a draw (forbid_rediscard then keeps that card in the hand).
+    """
+    rng = random.Random(31)
+    # The levels are bots with parameters: those that differ only in their search budget are tried once.
+    names = list(dict.fromkeys(cheap(LEVELS.get(name, name)) for name in bot_names()))
+    decisions: dict[str, int] = dict.fromkeys(names, 0)
+    rediscards = dict.fromkeys(names, 0)
+    for index in range(12):
+        rules = dataclasses.replace(random_rules(rng), forbid_rediscard=index % 2 == 0)
+        players = rng.randint(rules.min_players, rules.max_players)
+        lineup = [names[(index + i) % len(names)] for i in range(players)]
+        bots = [make_bot(name) for name in lineup]
+        rngs = [random.Random(index * 31 + i) for i in range(players)]
+        match = Match(players, rules, seed=index)
+        for _ in range(40):
+            if match.over:
+                break
+            seat = match.to_move
+            assert seat is not None
+            observation = match.observation(seat)
+            legal = match.legal_actions()
+            if Draw("discard") in legal and rng.random() < 0.4:
+                match.apply(Draw("discard"))
+                continue
+            action = bots[seat].choose(observation, legal, rngs[seat])
+            assert action in legal, (lineup[seat], rules, action)
+            decisions[lineup[seat]] += 1
+            if rules.forbid_rediscard and observation.phase is Phase.DISCARD and observation.last_draw == "discard":
+                rediscards[lineup[seat]] += 1
+            match.apply(action)
+    assert min(decisions.values()) >= 40, decisions
+    assert min(rediscards.values()) >= 3, rediscards
+
+
+@pytest.mark.parametrize(
+    ("name", "chance"), [("random", True), ("simple", False), ("greedy", False), ("ismcts:iterations=20", True)]
+)
+def test_a_bot_is_reproducible_for_a_seed(name: str, chance: bool) -> None:
+    def run(match_seed: int, seed: int) -> list[str]:
+        match = Match(2, Rules(), seed=match_seed)
         bots = [make_bot(name), make_bot("simple")]
-        rngs = [random.Random(5), random.Random(6)]
+        rngs = [random.Random(seed), random.Random(seed + 1)]
         log = []
         for _ in range(40):
             if match.over:
@@ -72,34 +159,115 @@ def test_a_bot_is_reproducible_for_a_seed(name: str) -> None:
             match.apply(action)
         return log
 
-    assert run() == run()
+    assert run(8, 5) == run(8, 5)
+    # Another deal is another run; a bot that draws on chance plays otherwise with another seed of its own.
+    assert run(9, 5) != run(8, 5)
+    if chance:
+        assert run(8, 7) != run(8, 5)
 
 
-@pytest.mark.parametrize("name", ["greedy", "ismcts:iterations=30"])
-def test_a_bot_decides_from_its_observation_alone(name: str) -> None:
-    """Hidden cards dealt anew leave the observation, and so the bot's choice, unchanged."""
-    bot = make_bot(name)
-    rng = random.Random(1)
-    checked = 0
-    for seed in range(12):
-        match = Match(3, Rules(), seed=seed)
-        play(match, [make_bot("simple")] * 3, seed, rng.randrange(5, 60))
-        deal = match.deal
-        if match.over or deal.phase not in (Phase.DRAW, Phase.DISCARD):
-            continue
-        seat = deal.to_move
+def twin_matches(seed: int, actions: int) -> Iterator[tuple[Match, Match, int]]:
+    """Pairs of matches with the same public history whose cards hidden from the seat to move differ.
+
+    The first deal of a match is played by ``simple`` for up to ``actions``
+    actions (until a close or a rebuilt stock). For each point of it, the
+    match is played again to that point twice: from its deck, and from the
+    same deck but for the cards the seat to move has not seen (the other
+    hands' cards never discarded, the stock it has not drawn), shuffled.
+    """
+    rules = Rules()
+    players = 3
+    deck = rules.cards()
+    rng = random.Random(seed)
+    rng.shuffle(deck)
+    played = Match(players, rules, seed=seed, first=0, decks=[deck])
+    bot = make_bot("simple")
+    for _ in range(actions):
+        seat = played.to_move
         assert seat is not None
-        observation = match.observation(seat)
-        other = Deal.sample(deal.observation(seat), random.Random(seed))
-        # The sampled deal hides different cards; the seat's observation is the same.
-        assert other.observation(seat).hand == observation.hand
-        choice = bot.choose(observation, list(observation.legal_actions), random.Random(9))
-        again = bot.choose(
-            dataclasses.replace(observation), list(other.observation(seat).legal_actions), random.Random(9)
-        )
-        assert choice == again
-        checked += 1
-    assert checked >= 5
+        action = bot.choose(played.observation(seat), played.legal_actions(), rng)
+        if isinstance(action, Close):
+            break
+        played.apply(action)
+        if played.deal.reshuffles:
+            break
+    history = list(played.deal.history)
+    # Deck positions: the hands in turn from seat 0, the face-up card, then the stock from its top.
+    dealt = rules.hand_size * players
+    for point in range(len(history) + 1):
+        first = Match(players, rules, seed=seed, first=0, decks=[deck])
+        for _, action in history[:point]:
+            first.apply(action)
+        deal = first.deal
+        seat = deal.to_move
+        assert seat is not None and deal.phase in (Phase.DRAW, Phase.DISCARD)
+        seen = {i for i in range(dealt) if deal.seats[i % players] == seat} | {dealt}
+        stock_draws = 0
+        for who, action in deal.history:
+            if action == Draw("stock"):
+                if who == seat:
+                    seen.add(dealt + 1 + stock_draws)
+                stock_draws += 1
+            elif isinstance(action, Discard):
+                seen.add(deck.index(action.card))
+        unseen = [i for i in range(len(deck)) if i not in seen]
+        cards = [deck[i] for i in unseen]
+        rng.shuffle(cards)
+        other_deck = list(deck)
+        for i, card in zip(unseen, cards, strict=True):
+            other_deck[i] = card
+        second = Match(players, rules, seed=seed, first=0, decks=[other_deck])
+        for _, action in deal.history:
+            second.apply(action)
+        assert second.observation(seat) == first.observation(seat)
+        assert [second.deal.hand(s) for s in range(players) if s != seat] != [
+            deal.hand(s) for s in range(players) if s != seat
+        ]
+        assert second.deal.stock != deal.stock
+        yield first, second, seat
+
+
+def choices_in_twin_matches(bot_for: Callable[[Match], Bot], seeds: int) -> list[tuple[Action, Action]]:
+    """The choices of a bot (made for the match it plays in) in twin matches, at draws and discards."""
+    pairs = []
+    for seed in range(seeds):
+        for first, second, seat in twin_matches(seed, 40):
+            pairs.append(
+                (
+                    bot_for(first).choose(first.observation(seat), first.legal_actions(), random.Random(9)),
+                    bot_for(second).choose(second.observation(seat), second.legal_actions(), random.Random(9)),
+                )
+            )
+    return pairs
+
+
+@pytest.mark.parametrize(
+    ("name", "seeds"), [("greedy", 6), ("simple", 6), ("easy", 6), ("ismcts:iterations=30", 1), (cheap("hard"), 1)]
+)
+def test_a_bot_decides_from_its_observation_alone(name: str, seeds: int) -> None:
+    """Hidden cards dealt anew leave the observation, and so the bot's choice, unchanged."""
+    pairs = choices_in_twin_matches(lambda match: make_bot(name), seeds)
+    assert len(pairs) >= 20 * seeds
+    assert all(one == other for one, other in pairs), pairs
+
+
+class Peeker(Bot):
+    """A cheat (for the test below): plays ``greedy`` but for draws, where it looks at the top of the stock."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.greedy = make_bot("greedy")
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if Draw("stock") in legal_actions:
+            top = self.match.deal.stock[0]
+            return Draw("stock") if observation.rules.value(top) < 5 else Draw("discard")
+        return self.greedy.choose(observation, legal_actions, rng)
+
+
+def test_the_twin_matches_catch_a_bot_that_peeks_at_hidden_cards() -> None:
+    pairs = choices_in_twin_matches(Peeker, 2)
+    assert sum(one != other for one, other in pairs) >= 5
 
 
 def test_observation_exposes_no_deal() -> None:

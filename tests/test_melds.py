@@ -22,8 +22,11 @@ from chinchon.melds import (
     extend_meld,
     is_chinchon,
     is_meld,
+    is_run,
     layoff_options,
     loose_points,
+    meld_extensions,
+    normalize_meld,
     solver_for,
 )
 
@@ -233,6 +236,67 @@ def test_set_of_two_decks_in_a_hand() -> None:
 )
 def test_runs(cards: str, rules: Rules, expected: bool) -> None:
     assert is_meld(P(cards), rules) is expected
+
+
+# A run is of one suit: three cards in rank order are no run when a suit differs, with or without wild cards.
+MIXED_SUITS = [
+    ("3♥ 4♠ 5♥", FOURNIER),
+    ("3♥ 4♥ 5♠", FOURNIER),
+    ("6♣ 7♣ J♦ Q♣", FOURNIER),
+    ("3♥ 🃏 5♠", JOKERS),
+    ("3♥ 4♠ 🃏", JOKERS),
+    ("🃏 4♠ 5♥", JOKERS),
+    ("3♥ 🃏 5♠ 🃏", TWO_WILDS),
+    ("3♥ A♦ 5♠", WILD_ACE),
+    ("3♥ 4♠ A♦", WILD_ACE),
+    ("9♥ 10♠ J♥", FRENCH),
+]
+
+
+@pytest.mark.parametrize(("cards", "rules"), MIXED_SUITS)
+def test_a_run_of_mixed_suits_is_no_meld(cards: str, rules: Rules) -> None:
+    meld = P(cards)
+    assert not is_meld(meld, rules)
+    assert not is_run(meld, rules)
+    assert normalize_meld(meld, rules) is None
+    assert meld_extensions(meld, rules) == {}
+    # The same cards in one suit are a run (the suit alone makes the difference).
+    suit = next(card.suit for card in meld if not rules.is_wild(card))
+    one_suit = [card if rules.is_wild(card) else Card(card.rank, suit) for card in meld]
+    assert is_meld(one_suit, rules) and is_run(one_suit, rules)
+    assert meld_extensions(one_suit, rules) != {}
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "rules"),
+    [
+        ("3♥ 4♠ 5♥", "6♥", FOURNIER),
+        ("3♥ 4♠ 5♥", "2♥", FOURNIER),
+        ("3♥ 4♠ 5♥", "6♠", FOURNIER),
+        ("3♥ 4♥ 5♠", "6♠", FOURNIER),
+        ("3♥ 🃏 5♠", "6♠", JOKERS),
+        ("3♥ 🃏 5♠", "2♥", JOKERS),
+        ("3♥ 4♠ 5♥", "🃏", JOKERS),
+        ("3♥ 4♠ A♦", "5♠", WILD_ACE),
+        ("3♥ 4♠ 5♥", "A♦", WILD_ACE),
+    ],
+)
+def test_nothing_extends_a_run_of_mixed_suits(meld: str, card: str, rules: Rules) -> None:
+    assert extend_meld(P(meld), C(card), rules) is None
+    assert layoff_options([C(card)], [P(meld)], rules) == []
+
+
+def test_a_hand_in_rank_order_of_mixed_suits_has_no_meld() -> None:
+    hand = P("3♥ 4♠ 5♥ 6♠ 7♥ J♠ Q♥")
+    arrangement = best_arrangement(hand)
+    check_arrangement(hand, arrangement, FOURNIER)
+    assert arrangement.melds == ()
+    # With a joker the hand still makes no run across suits: only one of its own suit.
+    wild = P("3♥ 4♠ 🃏 6♠ 7♥ J♣ Q♦")
+    arrangement = best_arrangement(wild, JOKERS)
+    check_arrangement(wild, arrangement, JOKERS)
+    assert [texts(meld) for meld in arrangement.melds] == ["4♠ 🃏 6♠"]
+    assert arrangement.points == 3 + 7 + 8 + 9
 
 
 def test_ace_high_never_melds_in_a_hand() -> None:

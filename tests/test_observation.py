@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chinchon import Card, Rules
-from chinchon.actions import Close
+from chinchon.actions import Close, Draw
 from chinchon.game import Deal, Match, Phase
 
 PRESETS = {
@@ -39,10 +40,71 @@ def play_to_random_point(rules: Rules, players: int, seed: int, steps: int) -> M
     return match
 
 
+def replay_taken(deal: Deal) -> Iterator[tuple[Deal, list[list[Card]], list[list[Card]]]]:
+    """The deal played again from its own deck, stock rebuilds and history, after each action: the replay,
+    each seat's draws from the discard pile (the pile's top card each time), and those it still holds.
+
+    A card a seat drew from the pile stays known until it leaves the hand (a
+    discard, a meld, a lay-off); a closer's face-down card stays until the
+    deal is over. None of it is read from an observation.
+    """
+    orders = iter(deal.reshuffles)
+    replay = Deal.new(
+        deal.rules,
+        deal.players,
+        deal.first,
+        deck=deal.deck,
+        reshuffle=lambda cards: list(next(orders)),
+        seats=deal.seats,
+        decks=deal.decks,
+    )
+    seats = range(deal.players)
+    drawn: list[list[Card]] = [[] for _ in seats]
+    known: list[list[Card]] = [[] for _ in seats]
+    face_down: tuple[int, Card] | None = None
+    yield replay, drawn, known
+    # The engine plays forced showdown decisions itself: the replay does too, and skips them.
+    while len(replay.history) < len(deal.history):
+        who, action = deal.history[len(replay.history)]
+        before = [Counter(replay.hand(s)) for s in seats]
+        if action == Draw("discard"):
+            top = replay.discard_pile[-1]
+            drawn[who].append(top)
+            known[who].append(top)
+        replay.apply(action)
+        if isinstance(action, Close):
+            face_down = (who, action.discard)
+        for s in seats:
+            gone = before[s] - Counter(replay.hand(s))
+            if face_down is not None and face_down[0] == s and isinstance(action, Close):
+                gone[face_down[1]] -= 1
+            for card in gone.elements():
+                if card in known[s]:
+                    known[s].remove(card)
+        if face_down is not None and replay.phase is Phase.OVER:
+            if face_down[1] in known[face_down[0]]:
+                known[face_down[0]].remove(face_down[1])
+            face_down = None
+        yield replay, drawn, known
+    assert replay.history == deal.history
+
+
+def known_from_history(deal: Deal) -> tuple[list[list[Card]], list[list[Card]]]:
+    """Each seat's draws from the discard pile and the cards it is known to hold, from the deal's history."""
+    *_, (_, drawn, known) = replay_taken(deal)
+    return drawn, known
+
+
 def redeal_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
-    """The same deal with the cards hidden from ``seat`` dealt anew."""
+    """The same deal with the cards hidden from ``seat`` dealt anew.
+
+    The cards each seat is known to hold come from the deal's history, not
+    from the ``taken`` under test: a deal with the same public history holds
+    them and lists them as taken.
+    """
     other = deal.copy()
-    taken = {s: Counter(deal.observation(seat).taken[s]) for s in range(deal.players)}
+    _, known = known_from_history(deal)
+    taken = {s: Counter(cards) for s, cards in enumerate(known)}
     hidden: list[Card] = []
     counts: dict[int, int] = {}
     for s in range(deal.players):
@@ -64,6 +126,7 @@ def redeal_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
         other._m1[s] = other._m2[s] = other._jk[s] = 0
         for card in new_hand:
             other._add(s, t.id_of[card])
+    other._taken = [[t.id_of[card] for card in cards] for cards in known]
     other._stock = [t.id_of[card] for card in hidden[:stock_size]]
     hidden = hidden[stock_size:]
     if face_down is not None:
@@ -98,11 +161,15 @@ def test_the_redeal_really_moves_hidden_cards() -> None:
     assert moved
 
 
-def test_an_observation_shows_only_visible_cards() -> None:
-    rules = Rules()
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_an_observation_shows_only_visible_cards(preset: str) -> None:
+    rules = PRESETS[preset]
+    known_cards = 0
     for seed in range(30):
         match = play_to_random_point(rules, 3, seed, 5 + seed * 7)
         deal = match.deal
+        # What each seat took face up from the discard pile and has not played since, from the history.
+        drawn, known = known_from_history(deal)
         for seat in range(3):
             observation = match.observation(seat)
             assert list(observation.hand) == deal.hand(seat)
@@ -111,14 +178,31 @@ def test_an_observation_shows_only_visible_cards() -> None:
             assert observation.hand_sizes == tuple(deal.hand_size(s) for s in range(3))
             if deal.phase is not Phase.OVER:
                 assert observation.revealed == ()
-            # Every card an observation names is the seat's own, public, or shown.
-            public = Counter(observation.hand) + Counter(observation.discard_pile)
-            public.update(card for _, card in observation.discards)
-            for meld in observation.table:
-                public.update(meld.cards)
-            for taken in observation.taken:
-                public.update(taken)
-                assert all(card in public for card in taken)
+            # Every card in ``taken`` was the top of the discard pile when that seat drew from it.
+            assert len(observation.taken) == 3
+            for s, taken in enumerate(observation.taken):
+                assert Counter(taken) <= Counter(drawn[s])
+                assert list(taken) == known[s]
+        known_cards += sum(map(len, known))
+    assert known_cards >= 10
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_taken_follows_the_history_of_whole_deals(preset: str) -> None:
+    """At every action of finished deals, showdowns included, ``taken`` is what the history shows."""
+    rules = PRESETS[preset]
+    phases: set[Phase] = set()
+    for seed in range(8):
+        match = play_to_random_point(rules, 3, seed, 300)
+        for deal in match.deals[:-1]:
+            for replay, drawn, known in replay_taken(deal):
+                phases.add(replay.phase)
+                for seat in range(3):
+                    taken = replay.observation(seat).taken
+                    assert [list(cards) for cards in taken] == known
+                    assert all(Counter(cards) <= Counter(drawn[s]) for s, cards in enumerate(taken))
+    # Without lay-offs a close ends the deal at once.
+    assert phases == set(Phase) - (set() if rules.layoffs else {Phase.SHOWDOWN})
 
 
 def test_others_see_a_close_without_its_face_down_card() -> None:
