@@ -606,3 +606,35 @@ def test_a_person_back_just_as_the_room_closes_keeps_it_open(db: str) -> None:
             await back.close()
 
         asyncio.run(run())
+
+
+def test_the_creator_leaving_a_waiting_room_hands_it_on(db: str) -> None:
+    with running_server(db) as server:
+
+        async def run() -> None:
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            code = room["code"]
+            bea_joined = await join_room(server.base, code, "Bea")
+            cid_joined = await join_room(server.base, code, "Cid")
+            ana = await seated(server, code, room["token"])
+            bea = await seated(server, code, bea_joined["token"])
+            cid = await seated(server, code, cid_joined["token"])
+            at = len(bea.messages)
+            await ana.send({"type": "leave"})
+            handed = await bea.wait(is_view(lambda m: seat_info(m, 0)["kind"] == "open"), at, WAIT)
+            assert [s["creator"] for s in handed["seats"]] == [False, True, False]
+            # The new creator kicks Cid: in a waiting room the seat is open again.
+            await bea.send({"type": "kick", "seat": 2})
+            assert (await cid.wait(lambda m: m["type"] == "error", 0, WAIT))["code"] == "not_seated"
+            kicked = await bea.wait(is_view(lambda m: seat_info(m, 2)["kind"] == "open"), at, WAIT)
+            assert seat_info(kicked, 2)["name"] is None
+            view = await start(bea)
+            assert [s["kind"] for s in view["seats"]] == ["bot", "person", "bot"]
+            for token in (room["token"], cid_joined["token"]):
+                stale = Client(server.ws)
+                assert (await stale.connect(room=code, token=token))["code"] == "bad_token"
+                await stale.close()
+            for client in (ana, bea, cid):
+                await client.close()
+
+        asyncio.run(run())
