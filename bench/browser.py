@@ -1,0 +1,250 @@
+"""The browser client's figures: its weight, how soon the table is on screen, how soon a move shows in another browser.
+
+The script starts ``python -m chinchon serve`` on a free port of 127.0.0.1
+with a temporary SQLite database and drives Debian's chromium
+(``/usr/bin/chromium``, headless) through Playwright. It prints:
+
+- the page's own files (``index.html`` and everything under
+  ``chinchon/server/static``) in bytes before compression, as served;
+- the time from opening a room's address (a seat's token already in the
+  page's storage, the match started) to its table on screen (the hand's
+  cards drawn), ``--loads`` times: median and largest, from the
+  navigation's start (``performance.now()`` in the page);
+- two people in two browser contexts playing whole matches against each
+  other (``--matches``, limit ``--limit``): for every move one makes, the
+  time from its click to the other page showing the state it made (both
+  pages' ``Date.now()``, one machine): median, 95th percentile, largest.
+
+Everything stays on 127.0.0.1 and stops by itself. Run it on an idle
+machine: the figures are times.
+
+Run: ``python bench/browser.py [--loads 10] [--matches 1] [--limit 40]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC = ROOT / "chinchon" / "server" / "static"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+# Records, in the page, when each state first shows and when each click happens.
+WATCH = """
+window.__seen = {}; window.__clicks = [];
+const MOVES = ['draw-stock', 'draw-discard', 'discard', 'close-option', 'show', 'layoff', 'pass',
+  'reenter-no', 'reenter-yes'];
+document.addEventListener('click', (e) => {
+  const control = e.target.closest('[data-action]');
+  if (!control || !MOVES.includes(control.dataset.action)) return;
+  const s = document.querySelector('.status');
+  window.__clicks.push([s ? Number(s.dataset.state) : -1, Date.now()]);
+}, true);
+new MutationObserver(() => {
+  const s = document.querySelector('.status');
+  if (s && !(s.dataset.state in window.__seen)) window.__seen[s.dataset.state] = Date.now();
+}).observe(document.body, {subtree: true, childList: true, attributes: true});
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        result: dict[str, Any] = json.load(response)
+        return result
+
+
+def weight(base: str) -> tuple[int, list[tuple[str, int]]]:
+    """The bytes of the page's own files, as served."""
+    files = [("/", "index.html")] + [
+        (f"/static/{path.relative_to(STATIC).as_posix()}", path.name) for path in sorted(STATIC.rglob("*"))
+    ]
+    sizes = []
+    for url, name in files:
+        if name == "index.html" and url != "/":
+            continue
+        with urllib.request.urlopen(base + url, timeout=30) as response:
+            sizes.append((url, len(response.read())))
+    return sum(size for _, size in sizes), sizes
+
+
+def act(page: Any, selector: str) -> bool:
+    """Click a control that makes a move and wait for the state it makes; whether it was clicked."""
+    before = page.get_attribute(".status", "data-state")
+    try:
+        page.click(selector, timeout=3000)
+        page.wait_for_function(
+            "([b]) => { const s = document.querySelector('.status'); return !s || s.dataset.state !== b; }",
+            arg=[before],
+            timeout=10_000,
+        )
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def step(page: Any) -> bool:
+    """Make the move the page offers, if any (as tests/test_browser.py does); whether one was made."""
+    if page.is_visible("[data-action=continue]"):
+        page.click("[data-action=continue]", timeout=3000)
+        return True
+    for selector in ("[data-action=reenter-no]", "[data-action=show]", "[data-action=layoff]", "[data-action=pass]"):
+        if page.is_visible(selector):
+            return act(page, selector)
+    if page.get_attribute(".status", "data-mine") != "1":
+        return False
+    if page.is_visible("[data-action=draw-stock].live"):
+        return act(page, "[data-action=draw-stock]")
+    if page.is_visible("[data-action=close]"):
+        try:
+            page.click("[data-action=close]", timeout=3000)
+        except PlaywrightTimeout:
+            return False
+        return act(page, "[data-action=close-option]")
+    if page.get_attribute(".status", "data-phase") == "discard":
+        cards = page.query_selector_all(".hand button.card:not(.meld)") or page.query_selector_all(".hand button.card")
+        if cards[-1].get_attribute("aria-pressed") != "true":
+            cards[-1].click()
+        return act(page, "[data-action=discard]")
+    return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--loads", type=int, default=10, help="times the table is opened")
+    parser.add_argument("--matches", type=int, default=1, help="whole matches between two browsers")
+    parser.add_argument("--limit", type=int, default=40, help="the matches' points limit")
+    args = parser.parse_args(argv)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "chinchon", "serve", "--port", str(port), "--bot-delay", "0"),
+                *("--db", f"sqlite+aiosqlite:///{tmp}/bench.db", "--log-level", "warning"),
+            ],
+            cwd=tmp,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    urllib.request.urlopen(base + "/healthz", timeout=2).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.2)
+            total, sizes = weight(base)
+            print(f"page weight: {total:,} bytes before compression ({len(sizes)} files)")
+            for url, size in sizes:
+                print(f"  {url}: {size:,}")
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+                loads = []
+                for _ in range(args.loads):
+                    room = post(base + "/api/rooms", {"name": "Ana", "seats": 2, "bot_level": "easy", "public": False})
+                    context = browser.new_context(viewport={"width": 390, "height": 844})
+                    context.add_init_script(
+                        f"localStorage.setItem('chinchon.seat.{room['code']}', "
+                        f"JSON.stringify({{token: '{room['token']}', seat: 0}}))"
+                    )
+                    page = context.new_page()
+                    page.goto(f"{base}/#/room/{room['code']}")
+                    page.click("[data-action=start]", timeout=60_000)
+                    page.wait_for_selector(".hand .card", timeout=60_000)
+                    page.goto("about:blank")
+                    page.goto(f"{base}/#/room/{room['code']}")
+                    page.wait_for_selector(".hand .card", timeout=60_000)
+                    loads.append(page.evaluate("performance.now()"))
+                    context.close()
+                loads.sort()
+                print(
+                    f"table on screen after opening its address: median {statistics.median(loads):.0f} ms, "
+                    f"largest {loads[-1]:.0f} ms ({len(loads)} loads)"
+                )
+                delays: list[float] = []
+                for _ in range(args.matches):
+                    delays += two_browsers(browser, base, args.limit)
+                delays.sort()
+                p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
+                print(
+                    f"a move shown in the other browser: median {statistics.median(delays):.0f} ms, "
+                    f"p95 {p95:.0f} ms, largest {delays[-1]:.0f} ms ({len(delays)} moves)"
+                )
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(30)
+    return 0
+
+
+def two_browsers(browser: Any, base: str, limit: int) -> list[float]:
+    """Two people play a whole match; the milliseconds from each move's click to the other page showing it."""
+    room = post(
+        base + "/api/rooms",
+        {"name": "Ana", "seats": 2, "public": False, "rules": {"preset": "fournier", "options": {"limit": limit}}},
+    )
+    joined = post(f"{base}/api/rooms/{room['code']}/join", {"name": "Bea"})
+    pages = []
+    for who in (room, joined):
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        context.add_init_script(
+            f"localStorage.setItem('chinchon.seat.{room['code']}', "
+            f"JSON.stringify({{token: '{who['token']}', seat: {who['seat']}}}))"
+        )
+        page = context.new_page()
+        page.goto(f"{base}/#/room/{room['code']}")
+        page.wait_for_selector(".seats", timeout=60_000)
+        pages.append(page)
+    pages[0].click("[data-action=start]")
+    for page in pages:
+        page.wait_for_selector(".hand .card", timeout=60_000)
+        page.evaluate(WATCH)
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and not pages[0].is_visible("[data-over]"):
+        if not any(step(page) for page in pages):
+            pages[0].wait_for_timeout(20)
+    delays = []
+    for mover, other in ((pages[0], pages[1]), (pages[1], pages[0])):
+        seen = {int(k): v for k, v in other.evaluate("window.__seen").items()}
+        for state, clicked in mover.evaluate("window.__clicks"):
+            later = [t for s, t in seen.items() if s > state]
+            if later:
+                delays.append(min(later) - clicked)
+    for page in pages:
+        page.context.close()
+    return delays
+
+
+if __name__ == "__main__":
+    sys.exit(main())
