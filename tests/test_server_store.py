@@ -298,3 +298,47 @@ async def _load(db: str, code: str) -> RoomRow | None:
         return await store.load_room(code)
     finally:
         await store.close()
+
+
+def test_appends_written_together_each_fail_or_succeed_alone_in_order(db: str) -> None:
+    async def run() -> None:
+        store = Store(db)
+        await store.open()
+        try:
+            for code in ("ABCDEFG", "HJKMNPQ"):
+                await store.create_room(room_row(code, Rules()))
+            await store.append("HJKMNPQ", EventRow(1, 0, "join", 1, None, 1.0))
+            # Sent at once: they may go in one transaction; the duplicate fails alone.
+            results = await asyncio.gather(
+                store.append(
+                    "ABCDEFG",
+                    EventRow(1, 0, "join", 1, None, 2.0),
+                    seat_changes=[SeatRow(1, "Bea", "person", None, "b" * 64)],
+                ),
+                store.append("ABCDEFG", EventRow(2, 0, "leave", 1, None, 3.0)),
+                store.append("HJKMNPQ", EventRow(1, 0, "join", 2, None, 4.0)),
+                store.append("HJKMNPQ", EventRow(2, 0, "join", 2, None, 5.0)),
+                return_exceptions=True,
+            )
+            assert [r is None for r in results] == [True, True, False, True], results
+            first, second = await store.load_room("ABCDEFG"), await store.load_room("HJKMNPQ")
+            assert first is not None and second is not None
+            assert [e.n for e in first.events] == [1, 2] and first.last_event == 2
+            assert first.seat_rows[1].name == "Bea"
+            assert [(e.n, e.seat) for e in second.events] == [(1, 1), (2, 2)] and second.last_event == 2
+            # A batch that succeeds: the room's last event is its latest, whatever each append changed.
+            await asyncio.gather(
+                store.append(
+                    "ABCDEFG",
+                    EventRow(3, 0, "join", 2, None, 6.0),
+                    seat_changes=[SeatRow(2, "Cid", "person", None, "c" * 64)],
+                ),
+                store.append("ABCDEFG", EventRow(4, 0, "leave", 2, None, 7.0)),
+            )
+            third = await store.load_room("ABCDEFG")
+            assert third is not None and [e.n for e in third.events] == [1, 2, 3, 4]
+            assert third.last_event == 4 and third.seat_rows[2].name == "Cid"
+        finally:
+            await store.close()
+
+    asyncio.run(run())

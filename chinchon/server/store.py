@@ -317,20 +317,21 @@ class Store:
                 for one in batch
             ],
         )
-        special = [one for one in batch if one.room or one.seat_changes or one.new_match_seed is not None]
-        plain = [one for one in batch if not (one.room or one.seat_changes or one.new_match_seed is not None)]
-        if plain:
-            await connection.execute(
-                update(rooms)
-                .where(rooms.c.code == bindparam("room_code"))
-                .values(last_event=bindparam("room_last"), updated=bindparam("room_updated")),
-                [{"room_code": one.code, "room_last": one.entry.n, "room_updated": one.entry.time} for one in plain],
-            )
-        for one in special:
+        # Each room's last event is its latest in the batch, whichever append changed the room too.
+        latest: dict[str, EventRow] = {}
+        for one in batch:
+            if one.code not in latest or one.entry.n > latest[one.code].n:
+                latest[one.code] = one.entry
+        await connection.execute(
+            update(rooms)
+            .where(rooms.c.code == bindparam("room_code"))
+            .values(last_event=bindparam("room_last"), updated=bindparam("room_updated")),
+            [{"room_code": code, "room_last": entry.n, "room_updated": entry.time} for code, entry in latest.items()],
+        )
+        for one in batch:
             code, entry, seat_changes, new_match_seed = one.code, one.entry, one.seat_changes, one.new_match_seed
-            values = dict(one.room or {})
-            values.update(last_event=entry.n, updated=entry.time)
-            await connection.execute(update(rooms).where(rooms.c.code == code).values(**values))
+            if one.room:
+                await connection.execute(update(rooms).where(rooms.c.code == code).values(**one.room))
             for change in seat_changes or ():
                 await connection.execute(
                     update(seats)
