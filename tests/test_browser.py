@@ -315,6 +315,33 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
         person.close()
 
 
+def test_the_creator_removes_a_player(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, DESKTOP)
+    bea = Person(browser, server.base, PHONE)
+    try:
+        ana.open("/")
+        ana.page.fill("input[name=name]", "Ana")
+        ana.page.select_option("select[name=seats]", "3")
+        ana.page.click("[data-action=create]")
+        link = ana.page.wait_for_selector("input[name=invite]").input_value()
+        code = link.rsplit("/", 1)[1]
+        bea.page.goto(link)
+        bea.page.fill("input[name=name]", "Bea")
+        bea.page.click("[data-action=take-seat]")
+        bea.page.wait_for_selector(".seats li.me:has-text('Bea')")
+        assert bea.page.query_selector("[data-action=kick-0]") is None  # only the creator removes
+        ana.page.click("[data-action=kick-1]")
+        ana.page.wait_for_selector(".seats li:has-text('Bea')", state="detached")
+        bea.page.wait_for_selector(".toast")
+        bea.page.wait_for_selector(".seats li.me", state="detached")
+        assert bea.page.evaluate(f"localStorage.getItem('chinchon.seat.{code}')") is None
+        assert server.manager.rooms[code].seats[1].kind == "open"
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
 def _hidden_cards(server: Running, code: str) -> set[str]:
     """The cards in the players' hands that nobody but their holder has seen, from the server's match."""
     match = server.manager.rooms[code].match

@@ -179,6 +179,9 @@ function disconnect() {
 
 function setView(view) {
   lastEvent = view.state;
+  if (state.view && state.view.room === view.room && state.view.seat !== null && view.seat === null) {
+    saved.remove(`seat.${view.room}`); // removed from the seat: the token holds nothing now
+  }
   const changes = { view, roomMissing: false, presenceAt: Date.now() };
   const g = view.game;
   if (g) {
