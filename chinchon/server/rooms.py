@@ -22,6 +22,7 @@ import time
 import unicodedata
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from chinchon.actions import Action, IllegalAction, parse_action
@@ -124,6 +125,12 @@ def check_level(level: str) -> str:
     return level
 
 
+@lru_cache(maxsize=256)
+def shared_rules(rules: Rules) -> Rules:
+    """One ``Rules`` object for all rooms with equal rules (the engine keeps its tables, about 0.7 MB, on it)."""
+    return rules
+
+
 def build_rules(preset: str, options: dict[str, Any]) -> Rules:
     """A preset with options on top.
 
@@ -131,7 +138,7 @@ def build_rules(preset: str, options: dict[str, Any]) -> Rules:
         Refused: an unknown preset or option, or a bad value.
     """
     try:
-        return Rules.preset(preset, **options)
+        return shared_rules(Rules.preset(preset, **options))
     except RulesError as exc:
         raise Refused("bad_rules", exc.template, **exc.params) from None
     except TypeError:
@@ -727,7 +734,7 @@ class Manager:
 
     def rebuild(self, row: RoomRow) -> Room:
         """A room as its stored rules, seats, seed and log make it."""
-        rules = Rules.from_dict(row.rules)
+        rules = shared_rules(Rules.from_dict(row.rules))
         seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash, s.lang) for s in row.seat_rows]
         now = time.monotonic()
         for s in seats:
