@@ -342,6 +342,48 @@ def test_the_creator_removes_a_player(server: Running, browser: Any) -> None:
         bea.close()
 
 
+def _drag(person: Person, source: str, target: str) -> None:
+    """Drag with the mouse from the middle of one element to the middle of another."""
+    page = person.page
+    start, end = page.locator(source).bounding_box(), page.locator(target).bounding_box()
+    assert start is not None and end is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    for k in range(1, 6):
+        page.mouse.move(
+            start["x"] + start["width"] / 2 + (end["x"] - start["x"]) * k / 5,
+            start["y"] + start["height"] / 2 + (end["y"] - start["y"]) * k / 5,
+        )
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2)
+    page.mouse.up()
+
+
+def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, PHONE)
+    try:
+        _play_now(person, "Ana", bot_level="easy")
+        before = person.hand()
+        _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
+        person.page.wait_for_function(f"document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
+        after = person.hand()
+        assert after == [*before[1:4], before[0], *before[4:]], (before, after)
+        assert person.page.query_selector(".hand .card.selected") is None  # a drag is not a tap
+        deadline = time.monotonic() + MATCH_SECONDS
+        status = person.page.locator(".status")
+        while not (status.get_attribute("data-mine") == "1" and status.get_attribute("data-phase") == "discard"):
+            assert time.monotonic() < deadline, "no turn came"
+            if person.visible("[data-action=draw-stock].live"):
+                person._act("[data-action=draw-stock]")
+            person.page.wait_for_timeout(50)
+        dragged = person.hand()[1]
+        _drag(person, ".hand .card[data-index='1']", "[data-action=draw-discard]")
+        person.page.wait_for_function("document.querySelectorAll('.hand .card').length === 7")
+        assert dragged not in person.hand()
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
 def _hidden_cards(server: Running, code: str) -> set[str]:
     """The cards in the players' hands that nobody but their holder has seen, from the server's match."""
     match = server.manager.rooms[code].match

@@ -49,6 +49,7 @@ const state = {
   order: [],
   sortBy: saved.get("sortBy", "suit"),
   selected: null,
+  drag: null,
   panel: null,
   toast: null,
   needJoin: false,
@@ -481,6 +482,62 @@ const actions = {
   },
 };
 
+// -- dragging a card of the hand (mouse, pen or finger): onto another card to reorder, onto the pile to discard -------
+
+let press = null;
+let swallowClick = false;
+
+function targetAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  if (!el) return null;
+  const cardEl = el.closest(".hand button.card");
+  if (cardEl) return { index: Number(cardEl.dataset.index) };
+  if (el.closest("[data-action=draw-discard]")) return { pile: true };
+  return null;
+}
+
+function onPointerDown(e) {
+  const cardEl = e.target.closest && e.target.closest(".hand button.card");
+  if (!cardEl || e.button > 0) return;
+  press = { from: Number(cardEl.dataset.index), x: e.clientX, y: e.clientY, dragging: false };
+}
+
+function onPointerMove(e) {
+  if (!press) return;
+  if (!press.dragging && Math.hypot(e.clientX - press.x, e.clientY - press.y) < 12) return;
+  press.dragging = true;
+  const over = targetAt(e.clientX, e.clientY);
+  update({ drag: { from: press.from, over: over ? (over.pile ? "pile" : over.index) : null } });
+  e.preventDefault();
+}
+
+function onPointerUp(e) {
+  const p = press;
+  press = null;
+  if (!p || !p.dragging) return;
+  swallowClick = true;
+  setTimeout(() => { swallowClick = false; }, 0);
+  update({ drag: null });
+  const over = targetAt(e.clientX, e.clientY);
+  if (!over) return;
+  if (over.pile) {
+    const g = state.view && state.view.game;
+    const c = state.order[p.from];
+    const moves = g ? legal(g) : null;
+    if (moves && moves.discard.has(c)) actions.act(moves.discard.get(c));
+  } else {
+    actions.moveCard(p.from, over.index);
+  }
+}
+
+function onClickCapture(e) {
+  if (swallowClick) {
+    e.stopPropagation();
+    e.preventDefault();
+    swallowClick = false;
+  }
+}
+
 // -- keyboard: the terminal game's keys ---------------------------------------------------------
 
 function onKey(e) {
@@ -534,6 +591,11 @@ async function main() {
     state.lang = "en";
   }
   document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", onPointerDown);
+  document.addEventListener("pointermove", onPointerMove, { passive: false });
+  document.addEventListener("pointerup", onPointerUp);
+  document.addEventListener("pointercancel", () => { press = null; update({ drag: null }); });
+  document.addEventListener("click", onClickCapture, true);
   window.addEventListener("popstate", route);
   window.addEventListener("hashchange", route);
   setInterval(() => {

@@ -43,8 +43,7 @@ export function card(s, text, opts = {}) {
     key: opts.key,
   };
   if (opts.onclick) {
-    return h("button", { ...props, type: "button", onclick: opts.onclick, draggable: opts.draggable ? "true" : null,
-      ondragstart: opts.ondragstart, ondragover: opts.ondragover, ondrop: opts.ondrop, "aria-pressed": opts.selected ? "true" : null,
+    return h("button", { ...props, type: "button", onclick: opts.onclick, "aria-pressed": opts.selected ? "true" : null,
       "data-index": opts.index });
   }
   return h("span", { ...props, role: "img" });
@@ -284,7 +283,9 @@ function piles(s, a, g, moves) {
   const canDiscard = moves.draw.includes("discard");
   const top = g.discard_pile.length ? g.discard_pile[g.discard_pile.length - 1] : null;
   const selected = s.selected !== null ? s.order[s.selected] : null;
-  const canDrop = selected !== null && moves.discard.has(selected);
+  const dragged = s.drag ? s.order[s.drag.from] : null;
+  const dropCard = selected !== null && moves.discard.has(selected) ? selected : dragged !== null && moves.discard.has(dragged) ? dragged : null;
+  const canDrop = dropCard !== null;
   const stock = h("div", { class: "pile" },
     h("button", { type: "button", class: `pile-button ${canStock ? "live" : ""}`, disabled: !canStock, "data-action": "draw-stock",
       "aria-label": _("Draw from the stock ({n} cards)", { n: g.stock_size }), onclick: () => a.act("draw stock") },
@@ -294,10 +295,8 @@ function piles(s, a, g, moves) {
   const discard = h("div", { class: "pile" },
     h("button", {
       type: "button", class: `pile-button ${canDiscard || canDrop ? "live" : ""}`, disabled: !(canDiscard || canDrop || top),
-      "data-action": "draw-discard", "aria-label": canDrop ? _("Discard {card}", { card: cardName(selected, s.view.rules.deck) }) : discardLabel,
-      onclick: () => (canDiscard ? a.act("draw discard") : canDrop ? a.act(moves.discard.get(selected)) : a.togglePanel("history")),
-      ondragover: (e) => e.preventDefault(),
-      ondrop: (e) => { e.preventDefault(); const i = Number(e.dataTransfer.getData("text/plain")); const c = s.order[i]; if (moves.discard.has(c)) a.act(moves.discard.get(c)); },
+      "data-action": "draw-discard", "aria-label": canDrop ? _("Discard {card}", { card: cardName(dropCard, s.view.rules.deck) }) : discardLabel,
+      onclick: () => (canDiscard ? a.act("draw discard") : canDrop ? a.act(moves.discard.get(dropCard)) : a.togglePanel("history")),
     }, top ? h("span", { class: "card", "data-card": top, html: cardSvg(top, { fourColour: s.fourColour, deck: s.view.rules.deck }) })
       : h("span", { class: "card empty" })),
     h("button", { type: "button", class: "link", onclick: () => a.togglePanel("history"), "data-action": "history",
@@ -370,10 +369,8 @@ function handArea(s, a, g, moves) {
     const meld = k < list.length ? list[k] : undefined;
     return card(s, c, {
       index: String(i), key: `h${i}`, selected: s.selected === i, meld, fresh: g.last_draw === c && g.phase === "discard" && g.to_move === s.view.seat,
-      onclick: () => a.select(i), draggable: true,
-      ondragstart: (e) => { e.dataTransfer.setData("text/plain", String(i)); },
-      ondragover: (e) => e.preventDefault(),
-      ondrop: (e) => { e.preventDefault(); a.moveCard(Number(e.dataTransfer.getData("text/plain")), i); },
+      onclick: () => a.select(i),
+      cls: s.drag ? (s.drag.from === i ? "drag-from" : s.drag.over === i ? "drop-target" : "") : "",
     });
   });
   const selected = s.selected !== null ? s.order[s.selected] : null;
