@@ -361,7 +361,7 @@ def _drag(person: Person, source: str, target: str) -> None:
 def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser: Any) -> None:
     person = Person(browser, server.base, PHONE)
     try:
-        _play_now(person, "Ana", bot_level="easy")
+        _play_now(person, "Ana", bot_level="easy", turn="30")
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
         person.page.wait_for_function(f"document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
@@ -375,6 +375,8 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
             if person.visible("[data-action=draw-stock].live"):
                 person._act("[data-action=draw-stock]")
             person.page.wait_for_timeout(50)
+        left = int(person.page.inner_text("[role=timer]"))
+        assert 0 <= left <= 30
         dragged = person.hand()[1]
         _drag(person, ".hand .card[data-index='1']", "[data-action=draw-discard]")
         person.page.wait_for_function("document.querySelectorAll('.hand .card').length === 7")
@@ -382,6 +384,30 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
         _no_console_errors(person)
     finally:
         person.close()
+
+
+def test_the_lobby_lists_public_rooms_live_and_chats(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, PHONE)
+    bea = Person(browser, server.base, DESKTOP)
+    try:
+        for person, name in ((ana, "Ana"), (bea, "Bea")):
+            person.open("/")
+            person.page.fill("input[name=name]", name)
+        ana.page.fill("input[name=chat]", "¿alguien juega?")
+        ana.page.press("input[name=chat]", "Enter")
+        bea.page.wait_for_selector(".chat li:has-text('¿alguien juega?')")
+        bea.page.click("[data-action=create]")
+        link = bea.page.wait_for_selector("input[name=invite]").input_value()
+        code = link.rsplit("/", 1)[1]
+        row = ana.page.wait_for_selector(f".lobby li:has-text('{code}')")
+        assert "Bea" in row.inner_text()
+        row.query_selector("button").click()
+        ana.page.click("[data-action=take-seat]")
+        bea.page.wait_for_selector(".seats li:has-text('Ana')")
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
 
 
 def _hidden_cards(server: Running, code: str) -> set[str]:
