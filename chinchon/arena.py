@@ -636,19 +636,23 @@ class ArenaReport:
         """How many matches were stopped after :data:`MAX_ACTIONS` actions."""
         return sum(o.unfinished for o in self.outcomes)
 
-    def command(self) -> list[str] | None:
+    def command(self) -> list[str]:
         """The ``chinchon arena`` command line that plays this arena again (same results).
 
-        ``None`` when the rules are not a preset: the command line takes presets only.
+        Rules that are not a preset are given as the closest preset and ``--rule`` options on top of it.
         """
         config = self.config
-        if config.preset is None:
-            return None
         names = [
             spec if isinstance(spec, str) else label for spec, label in zip(config.bots, config.labels, strict=True)
         ]
         args = ["chinchon", "arena", "--bots", ",".join(names), "--players", str(config.players)]
-        args += [f"--{config.mode}", str(config.boards), "--rules", config.preset]
+        if config.preset is not None:
+            args += [f"--{config.mode}", str(config.boards), "--rules", config.preset]
+        else:
+            preset, options = self.rules.as_text()
+            args += [f"--{config.mode}", str(config.boards), "--rules", preset]
+            for option in options:
+                args += ["--rule", option]
         if config.max_actions != MAX_ACTIONS:
             args += ["--max-actions", str(config.max_actions)]
         if config.seating != "auto":
