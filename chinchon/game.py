@@ -53,6 +53,7 @@ from chinchon.melds import (
     meld_extensions,
     normalize_meld,
     solver_for,
+    wild_layouts,
 )
 from chinchon.rules import Rules, RulesError
 
@@ -444,9 +445,19 @@ class Deal:
             natural = not (jokers or self._m2[seat] or m1 & t.wild_ace)
             if self._can_close(seat, natural, m1, a, b, c, d):
                 forbidden_card = self._t.card_of[forbidden] if forbidden >= 0 else None
+                # Where a wild card stands in a run changes what the others can lay off on it.
+                layouts = not natural and self.rules.layoffs and (jokers or m1 & t.wild_ace or self._m2[seat] & 1)
                 for option in closing_options(self.hand(seat), self.rules):
-                    if option.discard != forbidden_card:
-                        actions.append(Close(option.discard, option.arrangement.melds))
+                    if option.discard == forbidden_card:
+                        continue
+                    melds = option.arrangement.melds
+                    if layouts and (option.arrangement.loose or self.rules.layoffs_on_clean_close):
+                        for laid in wild_layouts(melds, self.rules):
+                            close = Close(option.discard, laid)
+                            if close not in actions:
+                                actions.append(close)
+                    else:
+                        actions.append(Close(option.discard, melds))
             return actions
         if phase is Phase.SHOWDOWN:
             return self._showdown_actions()
@@ -467,7 +478,8 @@ class Deal:
             IllegalAction: the action is not legal here; the message says why.
         """
         mover = self.to_move
-        if seat is not None and seat != mover:
+        if seat is not None and (seat != mover or type(seat) is not int):
+            _check_seat(seat)
             if mover is None:
                 raise IllegalAction(N_("the deal is over"))
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
@@ -1018,7 +1030,14 @@ class Deal:
         seat = self.to_move
         assert seat is not None
         if self._show_round and not self._shown[seat]:
-            return [Show(a.melds) for a in arrangements(self.hand(seat), self.rules)]
+            rules = self.rules
+            if self._jk[seat] or self._t.wild_ace & self._m1[seat]:
+                shows: dict[Show, None] = {}
+                for arrangement in arrangements(self.hand(seat), rules):
+                    for laid in wild_layouts(arrangement.melds, rules):
+                        shows[Show(laid)] = None
+                return list(shows)
+            return [Show(a.melds) for a in arrangements(self.hand(seat), rules)]
         return [*self._layoffs(seat), _PASS]
 
     def _check_showdown(self, action: Show | LayOff | Pass) -> None:
@@ -1035,7 +1054,7 @@ class Deal:
         if isinstance(action, Pass):
             return
         index = action.meld_index
-        if not isinstance(index, int) or not 0 <= index < len(self.table):
+        if type(index) is not int or not 0 <= index < len(self.table):
             raise IllegalAction(N_("there is no meld {index} on the table"), index=index)
         card = action.card
         cid = self._t.id_of.get(card) if isinstance(card, Card) else None
@@ -1182,7 +1201,7 @@ class Deal:
 
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know about the deal, and nothing else."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
+        if type(seat) is not int or not 0 <= seat < self.players:
             raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
         card_of = self._t.card_of
         over = self.phase is Phase.OVER
@@ -1216,6 +1235,12 @@ class Deal:
             history=tuple(texts),
             legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
         )
+
+
+def _check_seat(seat: object) -> None:
+    """Refuse a seat that is not a whole number (``True`` and ``0.0`` equal seats 1 and 0, but are not seats)."""
+    if type(seat) is not int:
+        raise IllegalAction(N_("seat: expected a seat number, got {value}"), value=repr(seat))
 
 
 def _check_deck(deck: list[Card], cards: list[Card], rules: Rules) -> None:
@@ -1676,7 +1701,8 @@ class Match:
         if self.over:
             raise IllegalAction(N_("the match is over"))
         mover = self.to_move
-        if seat is not None and seat != mover:
+        if seat is not None and (seat != mover or type(seat) is not int):
+            _check_seat(seat)
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
         if self._pending:
             if not isinstance(action, ReEnter) or not isinstance(action.accept, bool):

@@ -50,7 +50,9 @@ __all__ = [
     "loose_points",
     "meld_extensions",
     "normalize_meld",
+    "run_layouts",
     "solver_for",
+    "wild_layouts",
 ]
 
 _DEFAULT = Rules()
@@ -960,6 +962,43 @@ def normalize_meld(cards: Sequence[Card], rules: Rules = _DEFAULT) -> tuple[Card
     if _positions(cards, rules) is not None:
         return cards
     return _arrange_run(naturals, len(wilds), rules, wilds)
+
+
+def run_layouts(meld: Sequence[Card], rules: Rules = _DEFAULT) -> list[tuple[Card, ...]]:
+    """Every way to lay out a meld on the table: for a run, its wild cards that fill no gap at either end.
+
+    The meld as given comes first. A set, or a run whose wild cards all fill
+    gaps, has one layout. ``[2♥ 3♥ 🃏]`` also lays out as ``[🃏 2♥ 3♥]``; a
+    wild card never stands below the ace or above the deck's top rank.
+    """
+    laid = tuple(meld)
+    shape = _positions(laid, rules)
+    if shape is None or shape[0] != "run" or all(not rules.is_wild(card) for card in laid):
+        return [laid]
+    low = shape[2]
+    first = next(i for i, card in enumerate(laid) if not rules.is_wild(card))
+    last = max(i for i, card in enumerate(laid) if not rules.is_wild(card))
+    ends = first + len(laid) - 1 - last
+    middle = laid[first : last + 1]
+    end_wilds = [card for card in (*laid[:first], *laid[last + 1 :])]
+    out: list[tuple[Card, ...]] = [laid]
+    top_rank = len(rules.ranks)
+    for below in range(ends + 1):
+        start = low + first - below
+        if start < 0 or start + len(laid) > top_rank:
+            continue
+        layout = (*end_wilds[:below], *middle, *end_wilds[below:])
+        if layout not in out:
+            out.append(layout)
+    return out
+
+
+def wild_layouts(melds: Sequence[Sequence[Card]], rules: Rules = _DEFAULT) -> list[tuple[tuple[Card, ...], ...]]:
+    """Every distinct way to lay out these melds (see :func:`run_layouts`), the melds as given first."""
+    out: list[tuple[tuple[Card, ...], ...]] = [()]
+    for meld in melds:
+        out = [(*done, layout) for done in out for layout in run_layouts(meld, rules)]
+    return out
 
 
 def is_run(meld: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
