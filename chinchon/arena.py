@@ -498,13 +498,15 @@ def _play(job: _BoardJob, rules: Rules, rotation: int) -> MatchOutcome:
         for seat in deal.seats:
             hands_played[seat] += 1
             points[seat] += result.points[seat]
+        if result.closer is None:
+            continue
         closes[result.closer] += 1
         clean[result.closer] += result.clean
         chinchons[result.closer] += result.chinchon
     if failure is not None:
         failed = seating[failure.seat]
         winners = tuple(seat for seat in range(players) if seating[seat] != failed)
-    elif one_hand and hands:
+    elif one_hand and hands and hands[0].closer is not None:
         result = hands[0]
         playing = match.deals[0].seats
         winners = (min(playing, key=lambda s: (result.points[s], s != result.closer, s)),)

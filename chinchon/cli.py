@@ -252,6 +252,8 @@ def solve(
 
 def replay_lines(match: Match) -> list[str]:
     """A recorded match, hand by hand, as plain text lines in the current language."""
+    from chinchon.tui.session import void_line
+
     names = match.names
     lines = [_("Match: {seats}").format(seats=", ".join(names))]
     differences = match.rules.describe_differences()
@@ -273,6 +275,9 @@ def replay_lines(match: Match) -> list[str]:
         result = deal.result
         if result is None:
             lines.append("  " + _("(the deal is not finished)"))
+            continue
+        if result.closer is None:
+            lines.append("  " + void_line())
             continue
         points = ", ".join(f"{names[s]} {result.points[s]:+d}" for s in deal.seats)
         lines.append("  " + _("Points: {points}").format(points=points))

@@ -115,14 +115,17 @@ class DealResult:
     ``points`` is what the deal adds to each seat's total (the clean-close
     bonus included); ``loose`` the cards each seat was left with;
     ``chinchon`` whether the closer's cards were one run of the whole hand.
+    A ``void`` deal (the stock ran out once more than ``max_reshuffles``
+    allows) has no closer and adds no points.
     """
 
-    closer: int
+    closer: int | None
     points: tuple[int, ...]
     table: tuple[TableMeld, ...]
     loose: tuple[tuple[Card, ...], ...]
     chinchon: bool
     clean: bool
+    void: bool = False
 
 
 class _Tables:
@@ -322,6 +325,7 @@ class Deal:
         self._show_round = False
         self._added = False
         self._run_adds: set[tuple[int, int]] = set()
+        self._passes = 0
         self._at_close: tuple[Card, ...] = ()
 
     # -- cards in hands ---------------------------------------------------------------
@@ -507,6 +511,8 @@ class Deal:
                 self.turn += 1
                 self.phase = _IN_DRAW
                 self.to_move = self._next_seat[mover]
+                if not self._stock:
+                    self._stock_out()
                 return
         elif type(action) is Draw and self.phase is _IN_DRAW:
             assert mover is not None
@@ -699,6 +705,8 @@ class Deal:
             self.turn += 1
             self.phase = _IN_DRAW
             self.to_move = self._next_seat[seat]
+            if not self._stock:
+                self._stock_out()
         else:
             card = self._t.card_of[move - CLOSE]
             self._play(Close(card), self._close_melds(Close(card)))
@@ -781,7 +789,8 @@ class Deal:
         deal._last_draw = obs.last_draw
         deal._discards = [(seat, t.id_of[card]) for seat, card in obs.discards]
         deal._taken = [[t.id_of[card] for card in taken] for taken in obs.taken]
-        deal.reshuffles = []
+        # Only how many: the void rule counts the rebuilds.
+        deal.reshuffles = [()] * obs.rebuilds
         deal.history = []
         deal.result = None
         deal.closer = None
@@ -794,6 +803,7 @@ class Deal:
         deal._show_round = False
         deal._added = False
         deal._run_adds = set()
+        deal._passes = 0
         deal._at_close = ()
         return deal
 
@@ -935,6 +945,18 @@ class Deal:
         self.turn += 1
         self.phase = _IN_DRAW
         self.to_move = self._next_seat[seat]
+        if not self._stock:
+            self._stock_out()
+
+    def _stock_out(self) -> None:
+        """At the end of a turn that emptied the stock: the deal is void if the stock may not be rebuilt again."""
+        most = self.rules.max_reshuffles
+        if most is None or len(self.reshuffles) < most:
+            return
+        loose = tuple(tuple(self.hand(seat)) for seat in range(self.players))
+        self.result = DealResult(None, (0,) * self.players, (), loose, False, False, void=True)
+        self.phase = Phase.OVER
+        self.to_move = None
 
     def _refill(self) -> None:
         top = self._pile.pop()
@@ -1097,7 +1119,9 @@ class Deal:
         return [*self.seats[i + 1 :], *self.seats[:i]]
 
     def _next_round(self) -> None:
-        if not self._show_round and not self._added:
+        self._passes += 1
+        passes = self.rules.layoff_passes
+        if (not self._show_round and not self._added) or (passes is not None and self._passes >= passes):
             self._finish()
             return
         closer = self.closer
@@ -1224,6 +1248,7 @@ class Deal:
             hand=tuple(self.hand(seat)),
             hand_sizes=tuple(self.hand_size(s) for s in range(self.players)),
             stock_size=len(self._stock),
+            rebuilds=len(self.reshuffles),
             discard_pile=tuple(card_of[cid] for cid in self._pile),
             discards=tuple(discards),
             taken=tuple(tuple(card_of[cid] for cid in taken) for taken in self._taken),
@@ -1307,6 +1332,7 @@ def _showdown_key(deal: Deal) -> tuple[Any, ...]:
         deal._show_round,
         deal._added,
         frozenset(deal._run_adds),
+        deal._passes,
     )
 
 
@@ -1382,7 +1408,8 @@ class Observation:
     every discard so far (``discards``, as (seat, card)); the cards each seat
     took from the discard pile and still holds (``taken``; a closer's card
     put face down counts as held until the deal is over); ``hand_sizes``;
-    ``stock_size``; the table melds in a showdown; every hand once the deal is
+    ``stock_size``; how many times the stock has been rebuilt (``rebuilds``);
+    the table melds in a showdown; every hand once the deal is
     over (``revealed``). Match part: totals, seats still in, dealer, deal
     number, pending re-entry. Two positions that differ only in cards hidden
     from the seat give equal observations.
@@ -1420,6 +1447,7 @@ class Observation:
     pot: int = 0
     names: tuple[str, ...] = field(default=())
     previous_result: DealResult | None = None
+    rebuilds: int = 0
 
     @property
     def top_discard(self) -> Card | None:
@@ -1742,9 +1770,16 @@ class Match:
         result = self.deal.result
         assert result is not None
         self.results.append(result)
+        if result.closer is None:
+            # A void deal scores nobody: the deal passes on.
+            self._next_deal()
+            return
         playing = self._playing()
+        floor = self.rules.score_floor
         for seat in playing:
             self.scores[seat] += result.points[seat]
+            if floor is not None and self.scores[seat] < floor:
+                self.scores[seat] = floor
         if result.chinchon and self.rules.chinchon == "win":
             self._win(result.closer)
             return

@@ -1034,7 +1034,10 @@ def _arrange_run(
 
 
 def is_chinchon(cards: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
-    """Whether the cards are a chinchón: one run of the whole hand (no wild card where the rules need it natural)."""
+    """Whether the cards are a chinchón: one run of the whole hand (no wild card where the rules need it natural).
+
+    With ``chinchon_sets`` one set of the whole hand is a chinchón too.
+    """
     if len(cards) != rules.hand_size:
         return False
     if rules.chinchon_needs_natural and any(rules.is_wild(card) for card in cards):
@@ -1042,6 +1045,8 @@ def is_chinchon(cards: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
     naturals = [card for card in cards if not rules.is_wild(card)]
     if len(naturals) < 2 or len(cards) - len(naturals) > rules.max_wilds_per_meld:
         return False
+    if rules.chinchon_sets and len({card.rank for card in naturals}) == 1:
+        return is_meld(cards, rules)
     return _arrange_run(naturals, len(cards) - len(naturals), rules) is not None
 
 

@@ -114,6 +114,10 @@ class Rules:
     reentry: str = "none"
     first_player: str = "lot"
     stake: int = 0
+    max_reshuffles: int | None = 5
+    score_floor: int | None = None
+    layoff_passes: int | None = None
+    chinchon_sets: bool = False
     _values: dict[Card, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -173,6 +177,15 @@ class Rules:
         _check_range("limit", self.limit, 1, 100_000)
         _check_range("stake", self.stake, 0, 1_000_000)
         _check_range("clean_close_bonus", self.clean_close_bonus, -1000, 0)
+        for name, low, high in (("max_reshuffles", 0, 1000), ("score_floor", -100_000, 0), ("layoff_passes", 1, 100)):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(
+                    N_("{option}: expected a whole number or none, got {value}"), option=name, value=repr(value)
+                )
+            _check_range(name, value, low, high)
         if self.close_max_loose_cards is not None:
             if not isinstance(self.close_max_loose_cards, int) or isinstance(self.close_max_loose_cards, bool):
                 raise RulesError(
@@ -205,6 +218,16 @@ class Rules:
                     size=self.max_set_size,
                 )
             _check_range("max_set_size", self.max_set_size, 3, 4 * most_decks)
+        if self.chinchon_sets:
+            largest = self.max_set_size or (4 if self.set_distinct_suits else 4 * most_decks)
+            if largest < self.hand_size:
+                raise RulesError(
+                    N_(
+                        "chinchon_sets: a set of {size} cards is not possible with these rules; it needs two decks, "
+                        "set_distinct_suits false and no max_set_size below {size}"
+                    ),
+                    size=self.hand_size,
+                )
         needed = self.max_players * self.hand_size + 1
         available = self.deck_size * most_decks
         if needed > available:
@@ -526,6 +549,8 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "layoffs": False,
         "chinchon": "win",
         "reentry": "once",
+        # Six players on 48 cards leave a stock of 5 cards: it is rebuilt every round or two.
+        "max_reshuffles": 10,
     },
     "online": {
         "decks": "auto",

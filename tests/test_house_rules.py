@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,13 +13,17 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from chinchon.actions import Draw
-from chinchon.cli import EXIT_BAD_INPUT
+from chinchon.actions import Close, Discard, Draw
+from chinchon.cards import Card, parse_cards
+from chinchon.cli import EXIT_BAD_INPUT, replay_lines
 from chinchon.cli import app as cli
+from chinchon.game import MOVE_STOCK, Deal, Match, Phase, stack_deck
 from chinchon.i18n import set_language
-from chinchon.record import dumps, loads, replay
+from chinchon.melds import is_chinchon
+from chinchon.record import RecordError, dumps, loads, replay
 from chinchon.rules import Rules, RulesError, format_option, parse_option, parse_options
 from chinchon.tui.app import ChinchonApp
+from chinchon.tui.rules_text import rules_paragraphs
 from chinchon.tui.session import Session
 from chinchon.tui.storage import DATA_DIR_VARIABLE, Settings, Store
 
@@ -214,3 +219,206 @@ def test_resume_is_silent_when_the_rules_asked_are_the_saved_ones(launched: list
         assert result.exit_code == 0, result.stderr
         assert result.stderr == ""
         assert not any("its own rules" in entry for entry in launched[-1].session.log)
+
+
+# -- max_reshuffles: every deal comes to an end ---------------------------------------------
+
+STUCK = [parse_cards("A♦ 3♥ 5♠ 7♣ J♦ Q♥ K♠"), parse_cards("2♦ 4♥ 6♠ A♣ Q♦ K♥ 2♠")]
+
+
+def _stuck_match(rules: Rules, decks: int = 1) -> Match:
+    deck = stack_deck(rules, STUCK)
+    return Match(["Ana", "Bo"], rules, seed=3, first=0, decks=[deck] * decks)
+
+
+def _draw_and_throw_back(match: Match, turns: int) -> None:
+    """Each seat takes the top of the stock and discards it at once, until the deal ends: nobody ever closes."""
+    deal = match.deal
+    for _ in range(turns):
+        if match.deal is not deal or deal.phase is not Phase.DRAW:
+            return
+        before = list(match.deal.hand(match.to_move or 0))
+        match.apply(Draw("stock"))
+        drawn = (Counter(match.deal.hand(match.to_move or 0)) - Counter(before)).most_common(1)[0][0]
+        match.apply(Discard(drawn))
+
+
+def test_a_deal_whose_stock_runs_out_too_often_is_void_and_the_deal_passes_on() -> None:
+    rules = Rules(max_reshuffles=2)
+    match = _stuck_match(rules)
+    first = match.deal
+    _draw_and_throw_back(match, 1000)
+    assert first.phase is Phase.OVER and len(first.reshuffles) == 2
+    result = first.result
+    assert result is not None and result.void and result.closer is None and result.points == (0, 0)
+    # The stock was empty at the end of the last turn, and could not be rebuilt a third time.
+    assert not first.stock and first.history[-1][1] == Discard(first.discard_pile[-1])
+    assert match.scores == [0, 0] and not match.over and len(match.deals) == 2
+    assert match.dealer == 0 and match.deal.first == 1
+    record = match.record()
+    assert replay(loads(dumps(record))).record() == record
+
+
+def test_no_limit_rebuilds_the_stock_for_ever_and_zero_voids_at_once() -> None:
+    endless = _stuck_match(Rules(max_reshuffles=None))
+    _draw_and_throw_back(endless, 300)
+    assert endless.deal.phase is not Phase.OVER and len(endless.deal.reshuffles) >= 5
+    never = _stuck_match(Rules(max_reshuffles=0))
+    _draw_and_throw_back(never, 1000)
+    assert never.results[0].void and not never.deals[0].reshuffles and len(never.deals) == 2
+
+
+def test_the_fast_path_voids_the_deal_too() -> None:
+    rules = Rules(max_reshuffles=1)
+    deal = Deal.new(rules, 2, deck=stack_deck(rules, STUCK))
+    for _ in range(1000):
+        if deal.phase is Phase.OVER:
+            break
+        seat = deal.to_move or 0
+        before = deal.masks(seat)
+        deal.play(MOVE_STOCK)
+        after = deal.masks(seat)
+        drawn = next(cid for cid in range(40) if (after[0] ^ before[0]) >> cid & 1 or (after[1] ^ before[1]) >> cid & 1)
+        deal.play(drawn)
+    assert deal.result is not None and deal.result.void and len(deal.reshuffles) == 1
+
+
+def test_a_seat_sees_how_often_the_stock_was_rebuilt_and_samples_keep_it() -> None:
+    match = _stuck_match(Rules(max_reshuffles=2))
+    _draw_and_throw_back(match, 30)
+    observation = match.observation(match.to_move or 0)
+    assert observation.rebuilds == 1 == len(match.deal.reshuffles)
+    sample = Deal.sample(observation, random.Random(1))
+    assert len(sample.reshuffles) == 1 and sample.observation(observation.seat).rebuilds == 1
+
+
+def test_every_preset_limits_the_rebuilds_and_says_why() -> None:
+    assert [Rules.preset(name).max_reshuffles for name in Rules.presets()] == [5, 10, 5, 5]
+    text = " ".join(rules_paragraphs(Rules.preset("clasico")))
+    assert "The stock is rebuilt at most 10 times in a deal; when it runs out again, the deal is void" in text
+    assert "every match comes to an end" in text
+    assert "the deal is void" not in " ".join(rules_paragraphs(Rules(max_reshuffles=None)))
+    assert "When the stock runs out, the deal is void" in " ".join(rules_paragraphs(Rules(max_reshuffles=0)))
+    set_language("es")
+    assert "nula" in " ".join(rules_paragraphs(Rules()))
+
+
+def test_a_version_1_record_replays_with_the_stock_rebuilt_for_ever() -> None:
+    match = _stuck_match(Rules(max_reshuffles=None))
+    _draw_and_throw_back(match, 300)
+    assert len(match.deal.reshuffles) > Rules().max_reshuffles  # type: ignore[operator]
+    old = match.record()
+    del old["rules"]["max_reshuffles"]
+    old["version"] = 1
+    assert replay(old).rules.max_reshuffles is None
+    # Read as a version 2 record, the missing option would take today's default, and the events would not follow.
+    with pytest.raises(RecordError, match="expected the chance event deck, found reshuffle"):
+        replay({**old, "version": 2})
+
+
+def test_a_void_deal_is_told_in_the_log_and_the_replay(launched: list[ChinchonApp]) -> None:
+    rules = Rules(max_reshuffles=0)
+    settings = Settings(preset="fournier, max_reshuffles=0", bots=("simple",), seed=4, speed=0)
+    session = Session.start(settings, ["Ana", "Bot 1"], rules, Store(), first=0, decks=[stack_deck(rules, STUCK)])
+    deal = session.match.deal
+    while len(session.match.deals) == 1:
+        seat = session.match.to_move
+        assert seat is not None
+        if deal.phase is Phase.DRAW:
+            session.play(Draw("stock"), seat)
+        else:
+            drawn = Counter(deal.hand(seat)) - Counter(STUCK[seat])
+            session.play(Discard(next(iter(drawn))), seat)
+    assert session.match.results[0].void
+    assert "The stock ran out once too often: the deal is void and nobody scores." in session.log
+    lines = replay_lines(session.match)
+    assert "  The stock ran out once too often: the deal is void and nobody scores." in lines
+
+
+# -- score_floor, layoff_passes, chinchon_sets ------------------------------------------------
+
+E1_CLOSER = parse_cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♦")
+E1_OTHER = parse_cards("2♣ 2♠ 6♣ 6♠ K♣ K♠ Q♦")
+
+
+def test_no_total_goes_below_the_floor() -> None:
+    totals = {}
+    for floor in (None, -15):
+        rules = Rules(score_floor=floor)
+        deck = stack_deck(rules, [E1_CLOSER, E1_OTHER], discard=Card.parse("4♣"), stock=[Card.parse("6♥")])
+        match = Match(2, rules, seed=1, scores=[-10, 0], first=0, decks=[deck])
+        match.apply(Draw("stock"))
+        match.apply(Close(Card.parse("A♦")))
+        match.resolve_showdown()
+        assert len(match.results) == 1
+        totals[floor] = list(match.scores)
+        record = match.record()
+        assert replay(record).scores == match.scores
+    assert totals == {None: [-20, 45], -15: [-15, 45]}
+    assert "No total goes below -15." in " ".join(rules_paragraphs(Rules(score_floor=-15)))
+    with pytest.raises(RulesError, match="score_floor: 5 is out of range"):
+        Rules.from_text("fournier", ["score_floor=5"])
+
+
+# The closer lays K♦ face down and leaves 2♣ loose; 6♥ (seat 2) fits the run at once, 7♥ (seat 1) only after it.
+PASS_HANDS = [
+    parse_cards("3♥ 4♥ 5♥ K♣ K♦ K♠ 2♣"),
+    parse_cards("7♥ A♠ 4♠ 6♣ J♦ Q♠ 2♦"),
+    parse_cards("6♥ A♣ 3♠ 5♣ J♣ Q♣ 2♠"),
+]
+
+
+def _passes_showdown(passes: int | None) -> Deal:
+    rules = Rules(layoff_passes=passes)
+    deal = Deal.new(rules, 3, deck=stack_deck(rules, PASS_HANDS, stock=[Card.parse("Q♦")]))
+    deal.apply(Draw("stock"))
+    deal.apply(Close(Card.parse("Q♦")))
+    deal.resolve_showdown()
+    return deal
+
+
+def test_lay_offs_in_a_single_pass_round_the_table() -> None:
+    until_nobody, once, twice = _passes_showdown(None), _passes_showdown(1), _passes_showdown(2)
+    for deal in (until_nobody, once, twice):
+        assert deal.result is not None
+        assert Card.parse("6♥") not in deal.result.loose[2]
+    assert until_nobody.result is not None and once.result is not None and twice.result is not None
+    assert Card.parse("7♥") not in until_nobody.result.loose[1]
+    assert Card.parse("7♥") in once.result.loose[1]
+    assert Card.parse("7♥") not in twice.result.loose[1]
+    assert once.result.points[1] == until_nobody.result.points[1] + 7
+    text = " ".join(rules_paragraphs(Rules(layoff_passes=1)))
+    assert "Lay-offs go round the table only 1 time: then the deal is scored." in text
+
+
+SEVEN_FIVES = "5♦ 5♥ 5♠ 5♣ 5♦ 5♥ 5♠"
+
+
+def test_a_set_of_seven_is_a_chinchon_where_the_rules_say_so() -> None:
+    base = {"decks": 2, "set_distinct_suits": False, "chinchon": "win"}
+    rules = Rules(chinchon_sets=True, **base)  # type: ignore[arg-type]
+    plain = Rules(**base)  # type: ignore[arg-type]
+    assert is_chinchon(parse_cards(SEVEN_FIVES), rules) and not is_chinchon(parse_cards(SEVEN_FIVES), plain)
+    assert is_chinchon(parse_cards("A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥"), rules)
+    wins = {}
+    for option in (rules, plain):
+        hands = [parse_cards(SEVEN_FIVES), parse_cards("2♣ 2♠ 6♣ 6♠ K♣ K♠ Q♦")]
+        deck = stack_deck(option, hands, discard=Card.parse("4♣"), stock=[Card.parse("J♥")])
+        match = Match(2, option, seed=1, first=0, decks=[deck])
+        match.apply(Draw("stock"))
+        match.apply(Close(Card.parse("J♥")))
+        match.resolve_showdown()
+        wins[option.chinchon_sets] = (match.over, match.winner)
+    assert wins == {True: (True, 0), False: (False, None)}
+    assert "A set of all 7 cards counts as a chinchón too." in " ".join(rules_paragraphs(rules))
+    with pytest.raises(RulesError, match="chinchon_sets: a set of 7 cards is not possible"):
+        Rules(chinchon_sets=True)
+
+
+def test_the_new_options_come_from_text_and_go_into_the_record() -> None:
+    texts = ["score_floor=-50", "layoff_passes=1", "max_reshuffles=3"]
+    rules = Rules.from_text("polaco", [*texts, "chinchon_sets=true", "set_distinct_suits=false", "decks=2"])
+    assert (rules.score_floor, rules.layoff_passes, rules.max_reshuffles, rules.chinchon_sets) == (-50, 1, 3, True)
+    match = Match(2, rules, seed=5)
+    assert Rules.from_dict(match.record()["rules"]) == rules
+    assert Rules.from_text(*rules.as_text()) == rules
