@@ -1056,7 +1056,10 @@ def extend_meld(meld: Sequence[Card], card: Card, rules: Rules = _DEFAULT) -> tu
     A set takes a card of its rank up to its largest size; a run takes the
     next card of its suit at either end. A wild card joins where a natural card
     could (the top end of a run first). A laid-off card never takes a wild
-    card's place, and the meld is never rearranged.
+    card's place, and the meld is never rearranged; except under
+    ``wild_floats``, where the natural card a wild card of a run stands for
+    takes its place and the wild card moves to the top end (to the bottom
+    when the run already reaches the top rank).
     """
     shape = _positions(meld, rules)
     if shape is None:
@@ -1094,6 +1097,13 @@ def extend_meld(meld: Sequence[Card], card: Card, rules: Rules = _DEFAULT) -> tu
         return (*meld, card)
     if position == low - 1:
         return (card, *meld)
+    if rules.wild_floats and low <= position <= high and rules.is_wild(meld[position - low]):
+        displaced = meld[position - low]
+        taken = (*meld[: position - low], card, *meld[position - low + 1 :])
+        if high + 1 < len(ranks):
+            return (*taken, displaced)
+        if low > 0:
+            return (displaced, *taken)
     return None
 
 
@@ -1116,6 +1126,8 @@ def meld_extensions(meld: Sequence[Card], rules: Rules = _DEFAULT) -> dict[Card,
                 for position in (low - 1, low + len(key)):
                     if 0 <= position < len(ranks):
                         candidates.append(Card(ranks[position], suit))
+                if rules.wild_floats:
+                    candidates.extend(Card(ranks[low + i], suit) for i, c in enumerate(key) if rules.is_wild(c))
             for card in candidates:
                 if card in found or (card.is_joker and not rules.jokers) or not rules.has_card(card):
                     continue

@@ -118,6 +118,7 @@ class Rules:
     score_floor: int | None = None
     layoff_passes: int | None = None
     chinchon_sets: bool = False
+    wild_floats: bool = False
     _values: dict[Card, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:

@@ -33,6 +33,7 @@ CHOICES: dict[str, list[Any]] = {
     "chinchon": ["none", "win", -25],
     "chinchon_needs_natural": [True, False],
     "chinchon_sets": [False, True],
+    "wild_floats": [False, True],
     "limit": [15, 25],
     "eliminate_at": ["above", "reaching"],
     "reentry": ["none", "once", "unlimited"],

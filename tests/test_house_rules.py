@@ -13,13 +13,13 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from chinchon.actions import Close, Discard, Draw
+from chinchon.actions import Close, Discard, Draw, LayOff
 from chinchon.cards import Card, parse_cards
 from chinchon.cli import EXIT_BAD_INPUT, replay_lines
 from chinchon.cli import app as cli
 from chinchon.game import MOVE_STOCK, Deal, Match, Phase, stack_deck
 from chinchon.i18n import set_language
-from chinchon.melds import is_chinchon
+from chinchon.melds import extend_meld, is_chinchon, meld_extensions
 from chinchon.record import RecordError, dumps, loads, replay
 from chinchon.rules import Rules, RulesError, format_option, parse_option, parse_options
 from chinchon.tui.app import ChinchonApp
@@ -422,3 +422,52 @@ def test_the_new_options_come_from_text_and_go_into_the_record() -> None:
     match = Match(2, rules, seed=5)
     assert Rules.from_dict(match.record()["rules"]) == rules
     assert Rules.from_text(*rules.as_text()) == rules
+
+
+# -- wild_floats ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "floated"),
+    [
+        ("4♥ 🃏 6♥", "5♥", "4♥ 5♥ 6♥ 🃏"),
+        ("2♥ 3♥ 🃏", "4♥", "2♥ 3♥ 4♥ 🃏"),
+        ("🃏 2♥ 3♥", "A♥", "A♥ 2♥ 3♥ 🃏"),
+        # The run reaches the rey: the wild card moves to the bottom.
+        ("J♥ Q♥ 🃏", "K♥", "🃏 J♥ Q♥ K♥"),
+    ],
+)
+def test_a_natural_card_takes_a_floating_wild_cards_place(meld: str, card: str, floated: str) -> None:
+    floats = Rules(jokers=1, wild_floats=True)
+    assert extend_meld(parse_cards(meld), Card.parse(card), floats) == tuple(parse_cards(floated))
+    assert extend_meld(parse_cards(meld), Card.parse(card), Rules(jokers=1)) is None
+    assert Card.parse(card) in meld_extensions(parse_cards(meld), floats)
+
+
+def test_a_wild_card_in_a_set_does_not_float() -> None:
+    floats = Rules(jokers=1, wild_floats=True)
+    full = parse_cards("7♥ 7♣ 7♦ 🃏")
+    assert extend_meld(full, Card.parse("7♠"), floats) is None
+
+
+def _floating_showdown(floats: bool) -> Deal:
+    rules = Rules(jokers=1, wild_floats=floats)
+    hands = [parse_cards("4♥ 🃏 6♥ K♣ K♦ K♠ 2♣"), parse_cards("5♥ A♠ 4♠ 6♣ J♦ Q♠ 2♦")]
+    deal = Deal.new(rules, 2, deck=stack_deck(rules, hands, discard=Card.parse("3♣"), stock=[Card.parse("Q♦")]))
+    deal.apply(Draw("stock"))
+    deal.apply(Close(Card.parse("Q♦"), (tuple(parse_cards("4♥ 🃏 6♥")), tuple(parse_cards("K♣ K♦ K♠")))))
+    return deal
+
+
+def test_in_the_showdown_the_wild_card_floats_only_where_the_rules_say_so() -> None:
+    floating, fixed = _floating_showdown(True), _floating_showdown(False)
+    assert LayOff(Card.parse("5♥"), 0) in floating.legal_actions()
+    assert fixed.phase is Phase.OVER or LayOff(Card.parse("5♥"), 0) not in fixed.legal_actions()
+    floating.resolve_showdown()
+    fixed.resolve_showdown()
+    assert floating.result is not None and fixed.result is not None
+    assert str(floating.result.table[0]) == "[4♥ 5♥ 6♥ 🃏]" and str(fixed.result.table[0]) == "[4♥ 🃏 6♥]"
+    assert fixed.result.points[1] == floating.result.points[1] + 5
+    text = " ".join(rules_paragraphs(Rules(jokers=1, wild_floats=True)))
+    assert "A natural card may take the place of the wild card that stands for it in a run on the table" in text
+    assert "take the place of the wild" not in " ".join(rules_paragraphs(Rules(jokers=1)))

@@ -195,7 +195,13 @@ def _layoffs(rules: Rules) -> str:
             "Lay-offs go round the table only {count} times: then the deal is scored.",
             rules.layoff_passes,
         ).format(count=rules.layoff_passes)
-    return _join(text, clean, closer, runs, passes)
+    floats = ""
+    if rules.wild_floats and (rules.jokers or rules.wild_ace_of_oros):
+        floats = _(
+            "A natural card may take the place of the wild card that stands for it in a run on the table; "
+            "the wild card then moves to the top end of the run (to the bottom when the run reaches the top)."
+        )
+    return _join(text, clean, closer, runs, floats, passes)
 
 
 def _scoring(rules: Rules) -> str:
