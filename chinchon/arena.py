@@ -955,7 +955,7 @@ def print_report(report: ArenaReport, console: Console) -> None:
             boards=config.boards,
             seatings=len(config.seatings),
             players=config.players,
-            rules=config.preset or _("custom"),
+            rules=config.preset or ", ".join([report.rules.as_text()[0], *report.rules.as_text()[1]]),
             seed=config.seed,
         )
     )

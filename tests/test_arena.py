@@ -226,6 +226,9 @@ def test_custom_rules_have_a_command_line_that_repeats_them(tmp_path: Path) -> N
         "limit=50",
         "wild_ace_of_oros=true",
     ]
+    shown = io.StringIO()
+    print_report(report, Console(file=shown, width=200, highlight=False))
+    assert "rules: clasico, wild_ace_of_oros=true, limit=50;" in shown.getvalue()
     # The command plays the same arena again: the same rules, the same outcomes.
     out = tmp_path / "again.json"
     result = CliRunner().invoke(app, [*command[1:], "--json", str(out)], env={"NO_COLOR": "1"})
