@@ -5,8 +5,10 @@
 1
 """
 
+from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show, parse_action
 from chinchon.cards import JOKER, Card, Rank, Suit, parse_cards
 from chinchon.errors import ChinchonError, HandError, NotationError
+from chinchon.game import Deal, DealResult, Match, Observation, Phase, TableMeld
 from chinchon.melds import (
     Arrangement,
     ClosingOption,
@@ -22,16 +24,31 @@ from chinchon.rules import Rules, RulesError
 
 __all__ = [
     "JOKER",
+    "Action",
     "Arrangement",
     "Card",
     "ChinchonError",
+    "Close",
     "ClosingOption",
+    "Deal",
+    "DealResult",
+    "Discard",
+    "Draw",
     "HandError",
+    "IllegalAction",
+    "LayOff",
+    "Match",
     "NotationError",
+    "Observation",
+    "Pass",
+    "Phase",
     "Rank",
+    "ReEnter",
     "Rules",
     "RulesError",
+    "Show",
     "Suit",
+    "TableMeld",
     "best_arrangement",
     "best_discard",
     "closing_options",
@@ -39,6 +56,7 @@ __all__ = [
     "is_chinchon",
     "is_meld",
     "layoff_options",
+    "parse_action",
     "parse_cards",
 ]
 __version__ = "0.1.0"

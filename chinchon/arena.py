@@ -498,13 +498,15 @@ def _play(job: _BoardJob, rules: Rules, rotation: int) -> MatchOutcome:
         for seat in deal.seats:
             hands_played[seat] += 1
             points[seat] += result.points[seat]
+        if result.closer is None:
+            continue
         closes[result.closer] += 1
         clean[result.closer] += result.clean
         chinchons[result.closer] += result.chinchon
     if failure is not None:
         failed = seating[failure.seat]
         winners = tuple(seat for seat in range(players) if seating[seat] != failed)
-    elif one_hand and hands:
+    elif one_hand and hands and hands[0].closer is not None:
         result = hands[0]
         playing = match.deals[0].seats
         winners = (min(playing, key=lambda s: (result.points[s], s != result.closer, s)),)
@@ -636,19 +638,23 @@ class ArenaReport:
         """How many matches were stopped after :data:`MAX_ACTIONS` actions."""
         return sum(o.unfinished for o in self.outcomes)
 
-    def command(self) -> list[str] | None:
+    def command(self) -> list[str]:
         """The ``chinchon arena`` command line that plays this arena again (same results).
 
-        ``None`` when the rules are not a preset: the command line takes presets only.
+        Rules that are not a preset are given as the closest preset and ``--rule`` options on top of it.
         """
         config = self.config
-        if config.preset is None:
-            return None
         names = [
             spec if isinstance(spec, str) else label for spec, label in zip(config.bots, config.labels, strict=True)
         ]
         args = ["chinchon", "arena", "--bots", ",".join(names), "--players", str(config.players)]
-        args += [f"--{config.mode}", str(config.boards), "--rules", config.preset]
+        if config.preset is not None:
+            args += [f"--{config.mode}", str(config.boards), "--rules", config.preset]
+        else:
+            preset, options = self.rules.as_text()
+            args += [f"--{config.mode}", str(config.boards), "--rules", preset]
+            for option in options:
+                args += ["--rule", option]
         if config.max_actions != MAX_ACTIONS:
             args += ["--max-actions", str(config.max_actions)]
         if config.seating != "auto":
@@ -949,7 +955,7 @@ def print_report(report: ArenaReport, console: Console) -> None:
             boards=config.boards,
             seatings=len(config.seatings),
             players=config.players,
-            rules=config.preset or _("custom"),
+            rules=config.preset or ", ".join([report.rules.as_text()[0], *report.rules.as_text()[1]]),
             seed=config.seed,
         )
     )

@@ -26,9 +26,9 @@ from chinchon.i18n import _, cannot_close_reason, for_terminal, is_rtl, ngettext
 from chinchon.melds import Arrangement, ClosingOption, best_arrangement, best_discard, check_hand, closing_options
 from chinchon.record import loads
 from chinchon.record import replay as replay_record
-from chinchon.rules import Rules
+from chinchon.rules import Rules, format_option, parse_options
 
-__all__ = ["EXIT_BAD_INPUT", "app", "main", "replay_lines", "solve_document"]
+__all__ = ["EXIT_BAD_INPUT", "app", "main", "replay_lines", "rules_label", "rules_or_exit", "solve_document"]
 
 EXIT_BAD_INPUT = 2
 """The exit status for input the program cannot use."""
@@ -43,6 +43,14 @@ app = typer.Typer(
 
 RulesOption = Annotated[
     str, typer.Option("--rules", "-r", help="Rule preset: fournier, clasico, online or polaco.", show_default=True)
+]
+RuleOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rule",
+        help="An option of the rules on top of the preset, NAME=VALUE, e.g. --rule limit=50 --rule"
+        " wild_ace_of_oros=true (repeatable; `chinchon rules` lists them).",
+    ),
 ]
 LangOption = Annotated[
     str | None,
@@ -62,16 +70,31 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def _setup(lang: str | None, preset: str) -> Rules:
+def _setup(lang: str | None, preset: str, options: Sequence[str] | None = None) -> Rules:
     """Make the language current and build the rules, or fail with one translated line."""
     try:
         set_language(lang)
     except ChinchonError as exc:
         _fail(translate_error(exc))
+    return rules_or_exit(preset, options)
+
+
+def rules_or_exit(preset: str, options: Sequence[str] | None = None) -> Rules:
+    """The rules of ``--rules PRESET`` with every ``--rule NAME=VALUE`` on top (:meth:`Rules.from_text`).
+
+    The one place every command reads its rules from the command line. Bad
+    rules print the ``RulesError`` in one translated line and exit with status 2.
+    """
     try:
-        return Rules.preset(preset)
+        return Rules.from_text(preset, options or ())
     except ChinchonError as exc:
         _fail(translate_error(exc))
+
+
+def rules_label(preset: str, options: Sequence[str] | None = None) -> str:
+    """The preset and the options given on top of it, as ``clasico, limit=50`` (assumes they are valid)."""
+    parsed = parse_options(options or ())
+    return ", ".join([preset, *(f"{name}={format_option(value)}" for name, value in parsed.items())])
 
 
 def _read_hand(text: str, rules: Rules) -> list[Card]:
@@ -114,14 +137,19 @@ def _option(option: ClosingOption) -> dict[str, Any]:
     return {"discard": str(option.discard), **_arrangement(option.arrangement), "points": option.points}
 
 
-def solve_document(cards: Sequence[Card], rules: Rules, preset: str) -> dict[str, Any]:
+def solve_document(
+    cards: Sequence[Card], rules: Rules, preset: str, given: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The solution of a hand as a JSON-able document (``chinchon/schemas/solve.schema.json``).
 
     A hand of ``rules.hand_size`` cards gets its best ``arrangement``; one
     more card gets its ``closing_options`` (best first), ``can_close`` and
-    the ``best_discard``.
+    the ``best_discard``. ``given`` (``NAME=VALUE`` texts on top of the
+    preset) are listed under ``options`` when there are any.
     """
     document: dict[str, Any] = {"hand": _cards(cards), "rules": preset}
+    if given:
+        document["options"] = parse_options(given)
     if len(cards) == rules.hand_size:
         document["arrangement"] = _arrangement(best_arrangement(cards, rules))
     else:
@@ -208,21 +236,24 @@ def solve(
         str, typer.Argument(help='The cards, e.g. "3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠ A♦" or "3h 4h 5h 6h 7c 7d 7s Ad".')
     ],
     rules: RulesOption = "fournier",
+    rule: RuleOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON document instead of text.")] = False,
     lang: LangOption = None,
 ) -> None:
     """Best arrangement of a hand, or every way to close a hand with the card just drawn."""
-    chosen = _setup(lang, rules)
+    chosen = _setup(lang, rules, rule)
     cards = _read_hand(hand, chosen)
     if as_json:
-        typer.echo(json.dumps(solve_document(cards, chosen, rules), ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(solve_document(cards, chosen, rules, rule), ensure_ascii=False, indent=2))
         return
     console = Console(highlight=False, emoji=False, soft_wrap=True)
-    _print_solution(console, cards, chosen, rules)
+    _print_solution(console, cards, chosen, rules_label(rules, rule))
 
 
 def replay_lines(match: Match) -> list[str]:
     """A recorded match, hand by hand, as plain text lines in the current language."""
+    from chinchon.tui.session import void_line
+
     names = match.names
     lines = [_("Match: {seats}").format(seats=", ".join(names))]
     differences = match.rules.describe_differences()
@@ -244,6 +275,9 @@ def replay_lines(match: Match) -> list[str]:
         result = deal.result
         if result is None:
             lines.append("  " + _("(the deal is not finished)"))
+            continue
+        if result.closer is None:
+            lines.append("  " + void_line())
             continue
         points = ", ".join(f"{names[s]} {result.points[s]:+d}" for s in deal.seats)
         lines.append("  " + _("Points: {points}").format(points=points))
@@ -309,6 +343,7 @@ def arena(
         int | None, typer.Option("--hands", help="Boards of single hands, each played once per seating.")
     ] = None,
     rules: RulesOption = "fournier",
+    rule: RuleOption = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed of the boards (default: a random one, shown in the report).")
     ] = None,
@@ -338,7 +373,7 @@ def arena(
 
     from chinchon.arena import MAX_ACTIONS, ArenaConfig, ArenaProgress, parse_lineup, print_report, run_arena
 
-    _setup(lang, rules)
+    chosen = _setup(lang, rules, rule)
     if (matches is None) == (hands is None):
         _fail(_("give either --matches N or --hands N"))
     if not bots:
@@ -352,7 +387,7 @@ def arena(
         players=players,
         boards=matches if matches is not None else hands or 0,
         mode="matches" if matches is not None else "hands",
-        rules=rules,
+        rules=rules if not rule else chosen,
         seed=chosen_seed,
         max_actions=MAX_ACTIONS if max_actions is None else max_actions,
         seating=seating.strip().lower(),  # type: ignore[arg-type]  # checked below
@@ -380,6 +415,7 @@ def arena(
             "matches": matches,
             "hands": hands,
             "rules": rules,
+            "rule": list(rule or []),
             "seed": chosen_seed,
             "jobs": jobs,
             "scheduler": scheduler,
@@ -405,18 +441,19 @@ def rules_command(
         str | None, typer.Argument(help="The preset: fournier, clasico, online or polaco (default: --rules).")
     ] = None,
     rules: RulesOption = "fournier",
+    rule: RuleOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Print the rules of a preset, in the chosen language."""
+    """Print the rules in force (a preset and any --rule options on top of it), in the chosen language."""
     import textwrap
 
     from chinchon.tui.rules_text import rules_paragraphs, rules_title
 
     name = preset or rules
-    chosen = _setup(lang, name)
+    chosen = _setup(lang, name, rule)
     console = Console(highlight=False, emoji=False, soft_wrap=True)
     width = max(40, min(console.width, 100))
-    _line(console, "{title}", title=rules_title(name))
+    _line(console, "{title}", title=rules_title(rules_label(name, rule)))
     for text in rules_paragraphs(chosen):
         console.print()
         for part in textwrap.wrap(text, width):
@@ -442,7 +479,10 @@ def play(
             " one level plays every opponent.",
         ),
     ] = None,
-    rules: RulesOption = "fournier",
+    rules: Annotated[
+        str | None, typer.Option("--rules", "-r", help="Rule preset: fournier, clasico, online or polaco.")
+    ] = None,
+    rule: RuleOption = None,
     name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the shuffles (default: a random one).")] = None,
     lang: LangOption = None,
@@ -464,7 +504,8 @@ def play(
     from chinchon.tui.session import Session
     from chinchon.tui.storage import MOST_SPEED, Settings, Store
 
-    chosen = _setup(lang, rules)
+    preset = rules or "fournier"
+    chosen = _setup(lang, preset, rule)
     if speed is not None and not 0 <= speed <= MOST_SPEED:  # NaN fails too
         _fail(_("--speed must be from 0 to {most} seconds, not {value}").format(most=f"{MOST_SPEED:g}", value=speed))
     store = Store()
@@ -475,6 +516,13 @@ def play(
             _fail(translate_error(exc))
         if session is None:
             _fail(_("there is no unfinished match to resume"))
+        if (rules is not None or rule) and chosen != session.match.rules:
+            kept = rules_label(*session.match.rules.as_text())
+            line = _("The saved match goes on with its own rules ({rules}), not those of the command line.").format(
+                rules=kept
+            )
+            print(for_terminal(line), file=sys.stderr)
+            session.log.append(line)
         ChinchonApp(session, speed=speed).run()
         return
     levels = [level.strip() for level in bots.split(",")] if bots else []
@@ -483,7 +531,7 @@ def play(
     if not chosen.min_players <= players <= chosen.max_players:
         _fail(
             _("--players: the {preset} rules play with {low} to {high} players, not {value}").format(
-                preset=rules, low=chosen.min_players, high=chosen.max_players, value=players
+                preset=rules_label(preset, rule), low=chosen.min_players, high=chosen.max_players, value=players
             )
         )
     if not levels:
@@ -505,7 +553,7 @@ def play(
             _fail(translate_error(exc))
     names = [name or _("You"), *(_("Bot {number}").format(number=n) for n in range(1, players))]
     settings = Settings(
-        preset=rules,
+        preset=rules_label(preset, rule),
         bots=tuple(levels),
         seed=seed if seed is not None else secrets.randbelow(2**31),
         speed=0.8 if speed is None else speed,

@@ -53,6 +53,7 @@ from chinchon.melds import (
     meld_extensions,
     normalize_meld,
     solver_for,
+    wild_layouts,
 )
 from chinchon.rules import Rules, RulesError
 
@@ -114,14 +115,17 @@ class DealResult:
     ``points`` is what the deal adds to each seat's total (the clean-close
     bonus included); ``loose`` the cards each seat was left with;
     ``chinchon`` whether the closer's cards were one run of the whole hand.
+    A ``void`` deal (the stock ran out once more than ``max_reshuffles``
+    allows) has no closer and adds no points.
     """
 
-    closer: int
+    closer: int | None
     points: tuple[int, ...]
     table: tuple[TableMeld, ...]
     loose: tuple[tuple[Card, ...], ...]
     chinchon: bool
     clean: bool
+    void: bool = False
 
 
 class _Tables:
@@ -321,6 +325,7 @@ class Deal:
         self._show_round = False
         self._added = False
         self._run_adds: set[tuple[int, int]] = set()
+        self._passes = 0
         self._at_close: tuple[Card, ...] = ()
 
     # -- cards in hands ---------------------------------------------------------------
@@ -444,9 +449,19 @@ class Deal:
             natural = not (jokers or self._m2[seat] or m1 & t.wild_ace)
             if self._can_close(seat, natural, m1, a, b, c, d):
                 forbidden_card = self._t.card_of[forbidden] if forbidden >= 0 else None
+                # Where a wild card stands in a run changes what the others can lay off on it.
+                layouts = not natural and self.rules.layoffs and (jokers or m1 & t.wild_ace or self._m2[seat] & 1)
                 for option in closing_options(self.hand(seat), self.rules):
-                    if option.discard != forbidden_card:
-                        actions.append(Close(option.discard, option.arrangement.melds))
+                    if option.discard == forbidden_card:
+                        continue
+                    melds = option.arrangement.melds
+                    if layouts and (option.arrangement.loose or self.rules.layoffs_on_clean_close):
+                        for laid in wild_layouts(melds, self.rules):
+                            close = Close(option.discard, laid)
+                            if close not in actions:
+                                actions.append(close)
+                    else:
+                        actions.append(Close(option.discard, melds))
             return actions
         if phase is Phase.SHOWDOWN:
             return self._showdown_actions()
@@ -467,7 +482,8 @@ class Deal:
             IllegalAction: the action is not legal here; the message says why.
         """
         mover = self.to_move
-        if seat is not None and seat != mover:
+        if seat is not None and (seat != mover or type(seat) is not int):
+            _check_seat(seat)
             if mover is None:
                 raise IllegalAction(N_("the deal is over"))
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
@@ -495,6 +511,8 @@ class Deal:
                 self.turn += 1
                 self.phase = _IN_DRAW
                 self.to_move = self._next_seat[mover]
+                if not self._stock:
+                    self._stock_out()
                 return
         elif type(action) is Draw and self.phase is _IN_DRAW:
             assert mover is not None
@@ -687,6 +705,8 @@ class Deal:
             self.turn += 1
             self.phase = _IN_DRAW
             self.to_move = self._next_seat[seat]
+            if not self._stock:
+                self._stock_out()
         else:
             card = self._t.card_of[move - CLOSE]
             self._play(Close(card), self._close_melds(Close(card)))
@@ -769,7 +789,8 @@ class Deal:
         deal._last_draw = obs.last_draw
         deal._discards = [(seat, t.id_of[card]) for seat, card in obs.discards]
         deal._taken = [[t.id_of[card] for card in taken] for taken in obs.taken]
-        deal.reshuffles = []
+        # Only how many: the void rule counts the rebuilds.
+        deal.reshuffles = [()] * obs.rebuilds
         deal.history = []
         deal.result = None
         deal.closer = None
@@ -782,6 +803,7 @@ class Deal:
         deal._show_round = False
         deal._added = False
         deal._run_adds = set()
+        deal._passes = 0
         deal._at_close = ()
         return deal
 
@@ -923,6 +945,18 @@ class Deal:
         self.turn += 1
         self.phase = _IN_DRAW
         self.to_move = self._next_seat[seat]
+        if not self._stock:
+            self._stock_out()
+
+    def _stock_out(self) -> None:
+        """At the end of a turn that emptied the stock: the deal is void if the stock may not be rebuilt again."""
+        most = self.rules.max_reshuffles
+        if most is None or len(self.reshuffles) < most:
+            return
+        loose = tuple(tuple(self.hand(seat)) for seat in range(self.players))
+        self.result = DealResult(None, (0,) * self.players, (), loose, False, False, void=True)
+        self.phase = Phase.OVER
+        self.to_move = None
 
     def _refill(self) -> None:
         top = self._pile.pop()
@@ -1018,7 +1052,14 @@ class Deal:
         seat = self.to_move
         assert seat is not None
         if self._show_round and not self._shown[seat]:
-            return [Show(a.melds) for a in arrangements(self.hand(seat), self.rules)]
+            rules = self.rules
+            if self._jk[seat] or self._t.wild_ace & self._m1[seat]:
+                shows: dict[Show, None] = {}
+                for arrangement in arrangements(self.hand(seat), rules):
+                    for laid in wild_layouts(arrangement.melds, rules):
+                        shows[Show(laid)] = None
+                return list(shows)
+            return [Show(a.melds) for a in arrangements(self.hand(seat), rules)]
         return [*self._layoffs(seat), _PASS]
 
     def _check_showdown(self, action: Show | LayOff | Pass) -> None:
@@ -1035,7 +1076,7 @@ class Deal:
         if isinstance(action, Pass):
             return
         index = action.meld_index
-        if not isinstance(index, int) or not 0 <= index < len(self.table):
+        if type(index) is not int or not 0 <= index < len(self.table):
             raise IllegalAction(N_("there is no meld {index} on the table"), index=index)
         card = action.card
         cid = self._t.id_of.get(card) if isinstance(card, Card) else None
@@ -1078,7 +1119,9 @@ class Deal:
         return [*self.seats[i + 1 :], *self.seats[:i]]
 
     def _next_round(self) -> None:
-        if not self._show_round and not self._added:
+        self._passes += 1
+        passes = self.rules.layoff_passes
+        if (not self._show_round and not self._added) or (passes is not None and self._passes >= passes):
             self._finish()
             return
         closer = self.closer
@@ -1182,7 +1225,7 @@ class Deal:
 
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know about the deal, and nothing else."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
+        if type(seat) is not int or not 0 <= seat < self.players:
             raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
         card_of = self._t.card_of
         over = self.phase is Phase.OVER
@@ -1205,6 +1248,7 @@ class Deal:
             hand=tuple(self.hand(seat)),
             hand_sizes=tuple(self.hand_size(s) for s in range(self.players)),
             stock_size=len(self._stock),
+            rebuilds=len(self.reshuffles),
             discard_pile=tuple(card_of[cid] for cid in self._pile),
             discards=tuple(discards),
             taken=tuple(tuple(card_of[cid] for cid in taken) for taken in self._taken),
@@ -1216,6 +1260,12 @@ class Deal:
             history=tuple(texts),
             legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
         )
+
+
+def _check_seat(seat: object) -> None:
+    """Refuse a seat that is not a whole number (``True`` and ``0.0`` equal seats 1 and 0, but are not seats)."""
+    if type(seat) is not int:
+        raise IllegalAction(N_("seat: expected a seat number, got {value}"), value=repr(seat))
 
 
 def _check_deck(deck: list[Card], cards: list[Card], rules: Rules) -> None:
@@ -1282,6 +1332,7 @@ def _showdown_key(deal: Deal) -> tuple[Any, ...]:
         deal._show_round,
         deal._added,
         frozenset(deal._run_adds),
+        deal._passes,
     )
 
 
@@ -1357,7 +1408,8 @@ class Observation:
     every discard so far (``discards``, as (seat, card)); the cards each seat
     took from the discard pile and still holds (``taken``; a closer's card
     put face down counts as held until the deal is over); ``hand_sizes``;
-    ``stock_size``; the table melds in a showdown; every hand once the deal is
+    ``stock_size``; how many times the stock has been rebuilt (``rebuilds``);
+    the table melds in a showdown; every hand once the deal is
     over (``revealed``). Match part: totals, seats still in, dealer, deal
     number, pending re-entry. Two positions that differ only in cards hidden
     from the seat give equal observations.
@@ -1395,6 +1447,7 @@ class Observation:
     pot: int = 0
     names: tuple[str, ...] = field(default=())
     previous_result: DealResult | None = None
+    rebuilds: int = 0
 
     @property
     def top_discard(self) -> Card | None:
@@ -1676,7 +1729,8 @@ class Match:
         if self.over:
             raise IllegalAction(N_("the match is over"))
         mover = self.to_move
-        if seat is not None and seat != mover:
+        if seat is not None and (seat != mover or type(seat) is not int):
+            _check_seat(seat)
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
         if self._pending:
             if not isinstance(action, ReEnter) or not isinstance(action.accept, bool):
@@ -1716,9 +1770,16 @@ class Match:
         result = self.deal.result
         assert result is not None
         self.results.append(result)
+        if result.closer is None:
+            # A void deal scores nobody: the deal passes on.
+            self._next_deal()
+            return
         playing = self._playing()
+        floor = self.rules.score_floor
         for seat in playing:
             self.scores[seat] += result.points[seat]
+            if floor is not None and self.scores[seat] < floor:
+                self.scores[seat] = floor
         if result.chinchon and self.rules.chinchon == "win":
             self._win(result.closer)
             return

@@ -50,7 +50,9 @@ __all__ = [
     "loose_points",
     "meld_extensions",
     "normalize_meld",
+    "run_layouts",
     "solver_for",
+    "wild_layouts",
 ]
 
 _DEFAULT = Rules()
@@ -962,6 +964,43 @@ def normalize_meld(cards: Sequence[Card], rules: Rules = _DEFAULT) -> tuple[Card
     return _arrange_run(naturals, len(wilds), rules, wilds)
 
 
+def run_layouts(meld: Sequence[Card], rules: Rules = _DEFAULT) -> list[tuple[Card, ...]]:
+    """Every way to lay out a meld on the table: for a run, its wild cards that fill no gap at either end.
+
+    The meld as given comes first. A set, or a run whose wild cards all fill
+    gaps, has one layout. ``[2♥ 3♥ 🃏]`` also lays out as ``[🃏 2♥ 3♥]``; a
+    wild card never stands below the ace or above the deck's top rank.
+    """
+    laid = tuple(meld)
+    shape = _positions(laid, rules)
+    if shape is None or shape[0] != "run" or all(not rules.is_wild(card) for card in laid):
+        return [laid]
+    low = shape[2]
+    first = next(i for i, card in enumerate(laid) if not rules.is_wild(card))
+    last = max(i for i, card in enumerate(laid) if not rules.is_wild(card))
+    ends = first + len(laid) - 1 - last
+    middle = laid[first : last + 1]
+    end_wilds = [card for card in (*laid[:first], *laid[last + 1 :])]
+    out: list[tuple[Card, ...]] = [laid]
+    top_rank = len(rules.ranks)
+    for below in range(ends + 1):
+        start = low + first - below
+        if start < 0 or start + len(laid) > top_rank:
+            continue
+        layout = (*end_wilds[:below], *middle, *end_wilds[below:])
+        if layout not in out:
+            out.append(layout)
+    return out
+
+
+def wild_layouts(melds: Sequence[Sequence[Card]], rules: Rules = _DEFAULT) -> list[tuple[tuple[Card, ...], ...]]:
+    """Every distinct way to lay out these melds (see :func:`run_layouts`), the melds as given first."""
+    out: list[tuple[tuple[Card, ...], ...]] = [()]
+    for meld in melds:
+        out = [(*done, layout) for done in out for layout in run_layouts(meld, rules)]
+    return out
+
+
 def is_run(meld: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
     """Whether the meld, as laid out, is a run (a set otherwise)."""
     shape = _positions(meld, rules)
@@ -995,7 +1034,10 @@ def _arrange_run(
 
 
 def is_chinchon(cards: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
-    """Whether the cards are a chinchón: one run of the whole hand (no wild card where the rules need it natural)."""
+    """Whether the cards are a chinchón: one run of the whole hand (no wild card where the rules need it natural).
+
+    With ``chinchon_sets`` one set of the whole hand is a chinchón too.
+    """
     if len(cards) != rules.hand_size:
         return False
     if rules.chinchon_needs_natural and any(rules.is_wild(card) for card in cards):
@@ -1003,6 +1045,8 @@ def is_chinchon(cards: Sequence[Card], rules: Rules = _DEFAULT) -> bool:
     naturals = [card for card in cards if not rules.is_wild(card)]
     if len(naturals) < 2 or len(cards) - len(naturals) > rules.max_wilds_per_meld:
         return False
+    if rules.chinchon_sets and len({card.rank for card in naturals}) == 1:
+        return is_meld(cards, rules)
     return _arrange_run(naturals, len(cards) - len(naturals), rules) is not None
 
 
@@ -1012,7 +1056,10 @@ def extend_meld(meld: Sequence[Card], card: Card, rules: Rules = _DEFAULT) -> tu
     A set takes a card of its rank up to its largest size; a run takes the
     next card of its suit at either end. A wild card joins where a natural card
     could (the top end of a run first). A laid-off card never takes a wild
-    card's place, and the meld is never rearranged.
+    card's place, and the meld is never rearranged; except under
+    ``wild_floats``, where the natural card a wild card of a run stands for
+    takes its place and the wild card moves to the top end (to the bottom
+    when the run already reaches the top rank).
     """
     shape = _positions(meld, rules)
     if shape is None:
@@ -1050,6 +1097,13 @@ def extend_meld(meld: Sequence[Card], card: Card, rules: Rules = _DEFAULT) -> tu
         return (*meld, card)
     if position == low - 1:
         return (card, *meld)
+    if rules.wild_floats and low <= position <= high and rules.is_wild(meld[position - low]):
+        displaced = meld[position - low]
+        taken = (*meld[: position - low], card, *meld[position - low + 1 :])
+        if high + 1 < len(ranks):
+            return (*taken, displaced)
+        if low > 0:
+            return (displaced, *taken)
     return None
 
 
@@ -1072,6 +1126,8 @@ def meld_extensions(meld: Sequence[Card], rules: Rules = _DEFAULT) -> dict[Card,
                 for position in (low - 1, low + len(key)):
                     if 0 <= position < len(ranks):
                         candidates.append(Card(ranks[position], suit))
+                if rules.wild_floats:
+                    candidates.extend(Card(ranks[low + i], suit) for i, c in enumerate(key) if rules.is_wild(c))
             for card in candidates:
                 if card in found or (card.is_joker and not rules.jokers) or not rules.has_card(card):
                     continue

@@ -19,7 +19,7 @@ and nothing is half-loaded.
 ([-10, 45], 2)
 >>> record = match.record()
 >>> record["format"], record["version"], record["seats"]
-('chinchon-record', 1, ['Ana', 'Bot'])
+('chinchon-record', 2, ['Ana', 'Bot'])
 >>> replay(loads(dumps(record))).record() == record
 True
 """
@@ -41,7 +41,10 @@ from chinchon.rules import Rules
 __all__ = ["FORMAT", "VERSION", "RecordError", "dumps", "loads", "match_record", "replay"]
 
 FORMAT = "chinchon-record"
-VERSION = 1
+VERSION = 2
+"""The version records are written in. Version 1 records (from before ``max_reshuffles``) still replay."""
+_LEGACY_OPTIONS: dict[int, dict[str, Any]] = {1: {"max_reshuffles": None}}
+"""What an option missing from an older version's rules meant: the behaviour before the option existed."""
 
 
 class RecordError(ChinchonError):
@@ -212,14 +215,16 @@ def replay(record: Mapping[str, Any], *, go_on: bool = False) -> Match:
         raise RecordError(N_("record: expected a JSON object"))
     if record.get("format") != FORMAT:
         raise RecordError(N_("record: not a chinchon record (format {value})"), value=repr(record.get("format")))
-    if record.get("version") != VERSION:
+    version = record.get("version")
+    if type(version) is not int or not 1 <= version <= VERSION:
         raise RecordError(
             N_("record: unknown version {value}; this chinchon reads version {version}"),
-            value=repr(record.get("version")),
+            value=repr(version),
             version=VERSION,
         )
     try:
-        rules = Rules.from_dict(_require(record, "rules", dict))
+        options = _require(record, "rules", dict)
+        rules = Rules.from_dict({**_LEGACY_OPTIONS.get(version, {}), **options})
     except ValueError as error:
         raise RecordError(N_("record: rules: {error}"), error=error) from None
     seats = _require(record, "seats", list)

@@ -19,14 +19,14 @@ chinchon.rules.RulesError: max_players: 6 players with 7 cards each and a face-u
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from chinchon.cards import JOKER, SUITS, Card, Rank, Suit
 from chinchon.errors import N_, ChinchonError, HandError
 
-__all__ = ["DECK_RANKS", "Rules", "RulesError"]
+__all__ = ["DECK_RANKS", "Rules", "RulesError", "format_option", "parse_option", "parse_options"]
 
 DeckName = Literal["spanish40", "spanish48", "french52"]
 ValuesName = Literal["fournier", "figures10", "face_number"]
@@ -114,6 +114,11 @@ class Rules:
     reentry: str = "none"
     first_player: str = "lot"
     stake: int = 0
+    max_reshuffles: int | None = 5
+    score_floor: int | None = None
+    layoff_passes: int | None = None
+    chinchon_sets: bool = False
+    wild_floats: bool = False
     _values: dict[Card, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -173,6 +178,15 @@ class Rules:
         _check_range("limit", self.limit, 1, 100_000)
         _check_range("stake", self.stake, 0, 1_000_000)
         _check_range("clean_close_bonus", self.clean_close_bonus, -1000, 0)
+        for name, low, high in (("max_reshuffles", 0, 1000), ("score_floor", -100_000, 0), ("layoff_passes", 1, 100)):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(
+                    N_("{option}: expected a whole number or none, got {value}"), option=name, value=repr(value)
+                )
+            _check_range(name, value, low, high)
         if self.close_max_loose_cards is not None:
             if not isinstance(self.close_max_loose_cards, int) or isinstance(self.close_max_loose_cards, bool):
                 raise RulesError(
@@ -205,6 +219,16 @@ class Rules:
                     size=self.max_set_size,
                 )
             _check_range("max_set_size", self.max_set_size, 3, 4 * most_decks)
+        if self.chinchon_sets:
+            largest = self.max_set_size or (4 if self.set_distinct_suits else 4 * most_decks)
+            if largest < self.hand_size:
+                raise RulesError(
+                    N_(
+                        "chinchon_sets: a set of {size} cards is not possible with these rules; it needs two decks, "
+                        "set_distinct_suits false and no max_set_size below {size}"
+                    ),
+                    size=self.hand_size,
+                )
         needed = self.max_players * self.hand_size + 1
         available = self.deck_size * most_decks
         if needed > available:
@@ -357,6 +381,43 @@ class Rules:
         default = Rules().to_dict()
         return {k: v for k, v in self.to_dict().items() if default[k] != v}
 
+    @classmethod
+    def from_text(cls, preset: str = "fournier", options: Iterable[str] = ()) -> Rules:
+        """The rules of a preset with options given as ``NAME=VALUE`` texts (see :func:`parse_options`).
+
+        >>> Rules.from_text("clasico", ["limit=50", "wild_ace_of_oros=true"]).limit
+        50
+
+        Raises:
+            RulesError: unknown preset or option, a bad value, an option given twice with
+                different values, or options that contradict each other.
+        """
+        return cls.preset(preset, **parse_options(options))
+
+    def as_text(self) -> tuple[str, list[str]]:
+        """The preset closest to these rules and the ``NAME=VALUE`` texts that make them from it.
+
+        ``Rules.from_text(*rules.as_text()) == rules`` always holds.
+
+        >>> Rules.preset("clasico", limit=50).as_text()
+        ('clasico', ['limit=50'])
+        """
+        mine = self.to_dict()
+        best: tuple[str, list[str]] | None = None
+        for name in _PRESETS:
+            base = Rules.preset(name).to_dict()
+            texts = [f"{key}={format_option(value)}" for key, value in mine.items() if base[key] != value]
+            try:
+                same = Rules.from_text(name, texts) == self
+            except RulesError:
+                same = False
+            if not same:
+                texts = [f"{key}={format_option(value)}" for key, value in mine.items()]
+            if best is None or len(texts) < len(best[1]):
+                best = (name, texts)
+        assert best is not None
+        return best
+
 
 def _fits(rules: Rules, players: int) -> bool:
     decks = 2 if rules.decks == "auto" or rules.decks == 2 else 1
@@ -377,6 +438,98 @@ def _check_range(name: str, value: int, low: int, high: int) -> None:
 
 
 _OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.init)
+_OPTION_TYPES = {f.name: str(f.type) for f in dataclasses.fields(Rules) if f.init}
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+_NONE = ("none", "null")
+
+
+def format_option(value: Any) -> str:
+    """An option's value as :func:`parse_option` reads it: ``true``, ``none``, ``50``, ``clasico``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _whole(text: str) -> int | None:
+    try:
+        return int(text.strip(), 10)
+    except ValueError:
+        return None
+
+
+def parse_option(name: str, text: str) -> Any:
+    """The value of option ``name`` read from text by the option's type.
+
+    Booleans read ``true``/``false`` (or ``yes``/``no``, ``on``/``off``, ``1``/``0``),
+    numbers are whole numbers, an option that may be unset reads ``none``, and
+    names are kept as they are (the rules check them when built).
+
+    >>> parse_option("limit", "50"), parse_option("wild_ace_of_oros", "yes"), parse_option("score_floor", "none")
+    (50, True, None)
+
+    Raises:
+        RulesError: an unknown option, or text that is not a value of its type.
+    """
+    _check_names({name: None})
+    kind = _OPTION_TYPES[name]
+    word = text.strip().lower() if isinstance(text, str) else ""
+    if not isinstance(text, str):
+        raise RulesError(N_("{option}: expected a value, got {value}"), option=name, value=repr(text))
+    if kind == "bool":
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise RulesError(N_("{option}: expected true or false, got {value}"), option=name, value=repr(text))
+    number = _whole(text)
+    if kind == "int":
+        if number is None:
+            raise RulesError(N_("{option}: expected a whole number, got {value}"), option=name, value=repr(text))
+        return number
+    if kind == "int | None":
+        if word in _NONE:
+            return None
+        if number is None:
+            raise RulesError(
+                N_("{option}: expected a whole number or none, got {value}"), option=name, value=repr(text)
+            )
+        return number
+    if number is not None and "int" in kind:
+        return number
+    return text.strip()
+
+
+def parse_options(options: Iterable[str]) -> dict[str, Any]:
+    """Options from ``NAME=VALUE`` texts, each value read by :func:`parse_option`.
+
+    >>> parse_options(["limit=50", "reentry=once"])
+    {'limit': 50, 'reentry': 'once'}
+
+    Raises:
+        RulesError: a text that is not ``NAME=VALUE``, an unknown option, a bad value,
+            or an option given twice with different values.
+    """
+    if isinstance(options, str):
+        options = [options]
+    out: dict[str, Any] = {}
+    for item in options:
+        name, equals, text = item.partition("=") if isinstance(item, str) else ("", "", "")
+        name = name.strip()
+        if not equals or not name:
+            raise RulesError(N_("expected an option as NAME=VALUE, got {value}"), value=repr(item))
+        value = parse_option(name, text)
+        if name in out and out[name] != value:
+            raise RulesError(
+                N_("{option}: given twice, as {first} and as {second}"),
+                option=name,
+                first=format_option(out[name]),
+                second=format_option(value),
+            )
+        out[name] = value
+    return out
 
 
 def _check_names(options: Mapping[str, Any]) -> None:
@@ -397,6 +550,8 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "layoffs": False,
         "chinchon": "win",
         "reentry": "once",
+        # Six players on 48 cards leave a stock of 5 cards: it is rebuilt every round or two.
+        "max_reshuffles": 10,
     },
     "online": {
         "decks": "auto",

@@ -12,6 +12,7 @@ import stat
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -214,14 +215,29 @@ def test_board_decks_depend_on_seed_and_board_only() -> None:
     assert sorted(map(str, next(board_decks(rules, 2, 7, 3)))) == sorted(map(str, rules.cards(2)))
 
 
-def test_custom_rules_have_no_command_line_to_repeat_them() -> None:
-    custom = dataclasses.replace(Rules.preset("fournier"), limit=50)
-    report = run_arena(ArenaConfig(bots=("simple", "random"), boards=1, seed=2, rules=custom))
-    assert report.command() is None
+def test_custom_rules_have_a_command_line_that_repeats_them(tmp_path: Path) -> None:
+    custom = Rules.preset("clasico", limit=50, wild_ace_of_oros=True)
+    report = run_arena(ArenaConfig(bots=("simple", "random"), boards=2, seed=2, rules=custom))
+    command = report.command()
     document = report.to_dict()
-    assert document["command"] is None and document["rules"] == {"preset": None, "options": custom.to_dict()}
+    assert document["command"] == command and document["rules"] == {"preset": None, "options": custom.to_dict()}
+    assert command[command.index("--rules") + 1] == "clasico"
+    assert sorted(command[i + 1] for i, word in enumerate(command) if word == "--rule") == [
+        "limit=50",
+        "wild_ace_of_oros=true",
+    ]
+    shown = io.StringIO()
+    print_report(report, Console(file=shown, width=200, highlight=False))
+    assert "rules: clasico, wild_ace_of_oros=true, limit=50;" in shown.getvalue()
+    # The command plays the same arena again: the same rules, the same outcomes.
+    out = tmp_path / "again.json"
+    result = CliRunner().invoke(app, [*command[1:], "--json", str(out)], env={"NO_COLOR": "1"})
+    assert result.exit_code == 0, result.stderr
+    again = json.loads(out.read_text("utf-8"))
+    assert again["rules"]["options"] == custom.to_dict()
+    assert again["outcomes"] == json.loads(json.dumps(document["outcomes"]))
     named = run_arena(ArenaConfig(bots=("simple", "random"), boards=1, seed=2, rules="clasico")).command()
-    assert named is not None and named[named.index("--rules") + 1] == "clasico"
+    assert named[named.index("--rules") + 1] == "clasico" and "--rule" not in named
 
 
 def test_duplicate_boards_give_every_bot_every_seat_with_the_same_cards() -> None:

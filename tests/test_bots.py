@@ -532,12 +532,15 @@ def test_ismcts_deals_its_samples_to_fit_the_passes_and_throws_asked(monkeypatch
         assert asked and set(asked) == {expected}
 
 
-def _locked_deal(lineup: list[str], actions: int) -> Deal:
-    """A three-player deal whose low cards are locked in the hands: only sixes, sevens and figures go round."""
+def _locked_deal(lineup: list[str], actions: int, rules: Rules | None = None) -> Deal:
+    """A three-player deal whose low cards are locked in the hands: only sixes, sevens and figures go round.
+
+    The stock is rebuilt as often as it runs out unless ``rules`` say otherwise.
+    """
     from chinchon.cards import Card, parse_cards
     from chinchon.game import stack_deck
 
-    rules = Rules()
+    rules = rules or Rules(max_reshuffles=None)
     hands = [
         parse_cards("3♦ A♥ 5♥ 3♠ 5♠ 2♣ 5♣"),
         parse_cards("4♦ 4♥ 2♠ A♣ 3♣ 4♣ 6♣"),
@@ -557,6 +560,11 @@ def _locked_deal(lineup: list[str], actions: int) -> Deal:
 def test_the_locked_deal_goes_round_for_ever_with_the_yardstick() -> None:
     # simple never changes, and throws every card that goes round straight back.
     assert _locked_deal(["simple"] * 3, 600).result is None
+
+
+def test_the_locked_deal_is_void_once_the_stock_has_been_rebuilt_too_often() -> None:
+    deal = _locked_deal(["simple"] * 3, 600, Rules())
+    assert deal.result is not None and deal.result.void and len(deal.reshuffles) == Rules().max_reshuffles
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2])

@@ -86,7 +86,7 @@ def first_action(record: dict[str, Any], text_start: str) -> dict[str, Any]:
 
 
 TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
-    "unknown version": (lambda r: r.update(version=2), "unknown version 2"),
+    "unknown version": (lambda r: r.update(version=3), "unknown version 3"),
     "not a record": (lambda r: r.update(format="pgn"), "not a chinchon record"),
     "missing card": (lambda r: deal_event(r)["deck"].pop(), "missing"),
     "duplicated card": (lambda r: deal_event(r)["deck"].__setitem__(0, deal_event(r)["deck"][1]), "2 times"),

@@ -1037,7 +1037,7 @@ class ChinchonApp(App[None]):
             )
         closing = session.closing_line(result)
         body: list[RenderableType] = [line(closing, "bold")]
-        if result.chinchon:
+        if result.chinchon and result.closer is not None:
             body.append(line(_("{name} made a chinchón!").format(name=session.names[result.closer]), "bold"))
         body.append(table([_("Player"), _("Melds"), _("Loose"), _("Points")], rows, right=(3,)))
         body.append(Text())

@@ -102,7 +102,20 @@ def _turns(rules: Rules) -> str:
     ).format(size=rules.hand_size)
     rediscard = _("You may not discard the card you have just taken from the discard pile.")
     refill = _("When the stock runs out, the discard pile but its top card is shuffled into a new stock.")
-    return _join(text, rediscard if rules.forbid_rediscard else "", refill)
+    void = ""
+    if rules.max_reshuffles == 0:
+        refill = _("When the stock runs out, the deal is void: nobody scores and the next dealer deals.")
+    elif rules.max_reshuffles is not None:
+        void = ngettext(
+            "The stock is rebuilt at most {count} time in a deal; when it runs out again, the deal is void: "
+            "nobody scores and the next dealer deals. A deal that goes round the deck so often is stuck, "
+            "and this way every match comes to an end.",
+            "The stock is rebuilt at most {count} times in a deal; when it runs out again, the deal is void: "
+            "nobody scores and the next dealer deals. A deal that goes round the deck so often is stuck, "
+            "and this way every match comes to an end.",
+            rules.max_reshuffles,
+        ).format(count=rules.max_reshuffles)
+    return _join(text, rediscard if rules.forbid_rediscard else "", refill, void)
 
 
 def _melds(rules: Rules) -> str:
@@ -175,17 +188,40 @@ def _layoffs(rules: Rules) -> str:
         if rules.layoff_one_per_run_per_round
         else ""
     )
-    return _join(text, clean, closer, runs)
+    passes = ""
+    if rules.layoff_passes is not None:
+        passes = ngettext(
+            "Lay-offs go round the table only {count} time: then the deal is scored.",
+            "Lay-offs go round the table only {count} times: then the deal is scored.",
+            rules.layoff_passes,
+        ).format(count=rules.layoff_passes)
+    floats = ""
+    if rules.wild_floats and (rules.jokers or rules.wild_ace_of_oros):
+        floats = _(
+            "A natural card may take the place of the wild card that stands for it in a run on the table; "
+            "the wild card then moves to the top end of the run (to the bottom when the run reaches the top)."
+        )
+    return _join(text, clean, closer, runs, floats, passes)
 
 
 def _scoring(rules: Rules) -> str:
-    return _(
+    text = _(
         "After each deal, every player adds the value of their loose cards to their total. "
         "Closing with every card matched scores {bonus} instead; totals may go below zero."
     ).format(bonus=rules.clean_close_bonus)
+    if rules.score_floor is None:
+        return text
+    return _join(text, _("No total goes below {floor}.").format(floor=rules.score_floor))
 
 
 def _chinchon(rules: Rules) -> str:
+    text = _chinchon_run(rules)
+    if rules.chinchon_sets:
+        text = _join(text, _("A set of all {size} cards counts as a chinchón too.").format(size=rules.hand_size))
+    return text
+
+
+def _chinchon_run(rules: Rules) -> str:
     size = rules.hand_size
     if rules.chinchon == "win":
         text = _("A chinchón, a run of all {size} cards in one suit, wins the match at once.").format(size=size)

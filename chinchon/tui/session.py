@@ -33,13 +33,18 @@ from chinchon.record import replay
 from chinchon.rules import Rules
 from chinchon.tui.storage import Settings, StorageError, Store
 
-__all__ = ["Session", "SessionError", "melds_text"]
+__all__ = ["Session", "SessionError", "melds_text", "void_line"]
 
 _MELD = re.compile(r"\[([^\]]*)\]")
 
 
 class SessionError(ChinchonError):
     """Settings that do not make a match of the player against bots."""
+
+
+def void_line() -> str:
+    """What a void deal is, in the current language."""
+    return _("The stock ran out once too often: the deal is void and nobody scores.")
 
 
 def melds_text(melds: Sequence[Sequence[Card]]) -> str:
@@ -285,8 +290,10 @@ class Session:
         return None
 
     def closing_line(self, result: DealResult) -> str:
-        """How the deal's closer closed: ``Bot 2 closed with 2 points``."""
+        """How the deal's closer closed: ``Bot 2 closed with 2 points`` (or that the deal was void)."""
         closer = result.closer
+        if closer is None:
+            return void_line()
         points = result.points[closer]
         if result.clean:
             return self.you_or(
@@ -305,7 +312,7 @@ class Session:
     def _log_result(self, result: DealResult, before: Observation, after: Observation) -> None:
         closer = result.closer
         self.log.append(self.closing_line(result))
-        if result.chinchon:
+        if result.chinchon and closer is not None:
             self.log.append(_("{name} made a chinchón!").format(name=self.names[closer]))
         for seat in before.active:
             if seat not in after.active:

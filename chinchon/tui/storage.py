@@ -48,7 +48,11 @@ def data_dir() -> Path:
 
 @dataclass(frozen=True)
 class Settings:
-    """How a match of the terminal game is played: the player's seat, the bots, the preset, the pace."""
+    """How a match of the terminal game is played: the player's seat, the bots, the preset, the pace.
+
+    ``preset`` names the rules for the player: the preset, and any options given on top of it
+    (``clasico, limit=50``); the exact rules are the record's.
+    """
 
     preset: str
     bots: tuple[str, ...]
