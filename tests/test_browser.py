@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -156,6 +159,32 @@ def _hand_fits(person: Person, width: int) -> None:
 def _no_console_errors(*people: Person) -> None:
     for person in people:
         assert person.errors == [], person.errors
+
+
+def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> None:
+    def get(path: str) -> tuple[str, str]:
+        with urllib.request.urlopen(server.base + path, timeout=30) as response:
+            return response.headers.get("content-type", ""), response.read().decode("utf-8")
+
+    kind, page = get("/")
+    assert kind.startswith("text/html") and '<script type="module" src="/static/app.js">' in page
+    modules, seen = ["app.js"], set()
+    while modules:
+        name = modules.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        kind, text = get(f"/static/{name}")
+        assert "javascript" in kind, (name, kind)
+        modules += re.findall(r'from "\./([\w.]+\.js)"', text)
+    assert seen == {"app.js", "dom.js", "i18n.js", "render.js", "cards.js"}
+    arabic = json.loads(get("/api/i18n/ar")[1])
+    assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
+    assert arabic["Play now against bots"] not in ("", "Play now against bots")
+    assert arabic["Spanish deck\x04{rank} of coins"] != "{rank} of coins"
+    unknown = json.loads(get("/api/i18n/xx")[1])
+    assert unknown["_lang"] == "en" and unknown["_dir"] == "ltr"
+    assert unknown["Play now against bots"] == "Play now against bots"
 
 
 @pytest.mark.parametrize(
