@@ -15,7 +15,10 @@ script prints:
 - actions a second: the people's (acks received) and all of them (the
   server's ``chinchon_actions_total``, bots included);
 - the round trip of a person's action, from sending it to receiving its ack
-  (``time.perf_counter`` in the client): median, 99th percentile, largest;
+  (``time.perf_counter`` in the client): median, 99th percentile, largest,
+  how many took over 50 ms and in how many of the seconds they were sent
+  (``--trips FILE`` writes them all), and the server's own histogram of the
+  time from reading an action to queueing its ack;
 - the server's memory: its resident set (``VmRSS``) before the rooms were
   opened and at its largest during the run, and the difference per room;
   the bot worker processes (the server's children) apart;
@@ -132,6 +135,7 @@ class Snapshot:
     worker_ticks: dict[int, int]
     actions: float
     errors: float
+    handled: dict[str, float]
 
     @classmethod
     def take(cls, pid: int, base: str) -> Snapshot:
@@ -142,6 +146,12 @@ class Snapshot:
             {child: _cpu_ticks(child) for child in _children(pid)},
             _metric(text, "chinchon_actions_total"),
             _metric(text, "chinchon_errors_total"),
+            {
+                bound: float(count)
+                for bound, count in re.findall(
+                    r'^chinchon_action_round_trip_seconds_bucket{le="([^"]+)"} ([0-9.e+-]+)$', text, re.MULTILINE
+                )
+            },
         )
 
 
@@ -165,6 +175,7 @@ class Tally:
     """What one client process measured."""
 
     round_trips: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     rematches: int = 0
     lags: list[float] = field(default_factory=list)
@@ -242,6 +253,7 @@ async def _play(person: Person, think: float, start: float, end: float, tally: T
             continue
         if time.monotonic() >= start:
             tally.round_trips.append(took)
+            tally.sent.append(time.monotonic() - took - start)
         state = int(answer["state"])
 
         def caught_up(m: dict[str, Any], state: int = state) -> bool:
@@ -336,6 +348,7 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server-log", default=None, help="file for the server's output (default: discarded)")
+    parser.add_argument("--trips", default=None, help="CSV file for every round trip (seconds in, milliseconds)")
     args = parser.parse_args()
     if not 1 <= args.rooms <= 2000 or not 2 <= args.seats <= 8 or not 0 < args.seconds <= 600:
         parser.error("--rooms must be 1 to 2000, --seats 2 to 8 and --seconds above 0 and at most 600")
@@ -369,8 +382,9 @@ def main() -> None:
         "--log-level",
         "warning",
     ]
-    print("server:", " ".join(command[1:]).replace(folder.name, "$TMP"))
+    print("server:", " ".join(command[1:]).replace(folder.name, "$TMP"), flush=True)
     server = subprocess.Popen(command, stdout=log, stderr=log)
+    print(f"server pid {server.pid} (for py-spy)", flush=True)
     context = multiprocessing.get_context("spawn")
     workers: list[Any] = []
     try:
@@ -472,6 +486,21 @@ def main() -> None:
         f" bot workers {worker_ticks / TICK / wall * 100:.0f},"
         f" clients {sum(t.cpu for t in tallies) / wall * 100:.0f}"
     )
+    pairs = [(at, t) for tally in tallies for at, t in zip(tally.sent, tally.round_trips, strict=True)]
+    slow = {int(at) for at, t in pairs if t > 0.05}
+    print(f"round trips over 50 ms: {sum(1 for t in trips if t > 0.05)}, sent in {len(slow)} of {int(wall)} seconds")
+    if args.trips:
+        with open(args.trips, "w") as file:
+            file.write("seconds,ms\n")
+            file.writelines(f"{at:.3f},{t * 1000:.2f}\n" for at, t in sorted(pairs))
+    handled = {bound: after.handled.get(bound, 0.0) - count for bound, count in before.handled.items()}
+    if handled.get("+Inf"):
+        shares = ", ".join(
+            f"{float(bound) * 1000:g} ms {handled[bound] / handled['+Inf'] * 100:.1f}%"
+            for bound in ("0.01", "0.05", "0.25", "1.0")
+            if bound in handled
+        )
+        print(f"in the server (chinchon_action_round_trip_seconds, action read to ack queued), at most: {shares}")
     if lags:
         print(f"client loop lag ms: p50 {statistics.median(lags) * 1000:.1f}  p99 {_percentile(lags, 0.99) * 1000:.1f}")
     shown = ", ".join(f"{code} {count}" for code, count in sorted(errors.items())) or "none"
