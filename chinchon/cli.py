@@ -644,12 +644,17 @@ def serve(
     lookups_per_minute: Annotated[
         float, typer.Option("--lookups-per-minute", min=0.1, help="Room codes one address may look up a minute.")
     ] = 30.0,
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="Rule preset of the rooms whose creation names no rules.")
+    ] = "fournier",
+    rule: RuleOption = None,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
     log_json: Annotated[bool, typer.Option("--log-json", help="Log one JSON object a line.")] = False,
     lang: LangOption = None,
 ) -> None:
     """Run the multiplayer server: rooms that friends join with a code."""
     _setup(lang, "fournier")
+    default_rules = rules_or_exit(rules, rule)
     if log_level.lower() not in ("debug", "info", "warning", "error"):
         _fail(_("--log-level must be debug, info, warning or error, not {value}").format(value=log_level))
     if not 0 < port < 65536:
@@ -675,7 +680,12 @@ def serve(
             _fail(_("cannot create {file}: {error}").format(file=folder, error=exc.strerror or exc))
         db = f"sqlite+aiosqlite:///{folder / 'server.db'}"
     settings = ServerSettings(
-        db=db, grace=grace, origins=tuple(origin or ()), bot_workers=bot_workers, bot_delay=bot_delay
+        db=db,
+        grace=grace,
+        origins=tuple(origin or ()),
+        bot_workers=bot_workers,
+        bot_delay=bot_delay,
+        default_rules=default_rules,
     )
     settings.rooms_per_minute, settings.lookups_per_minute = rooms_per_minute, lookups_per_minute
     setup_logging(log_level, log_json)

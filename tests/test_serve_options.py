@@ -51,3 +51,42 @@ def test_a_rate_limit_must_be_positive(monkeypatch: pytest.MonkeyPatch, tmp_path
     code, given = serve(monkeypatch, tmp_path, option, "0")
     assert code == 2
     assert given == []
+
+
+def test_house_rules_are_the_default_rules_of_new_rooms(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    from chinchon.rules import Rules
+
+    code, given = serve(monkeypatch, tmp_path, "--rules", "clasico", "--rule", "limit=50", "--rule", "score_floor=-20")
+    assert code == 0
+    assert [s.default_rules for s in given] == [Rules.preset("clasico", limit=50, score_floor=-20)]
+
+
+@pytest.mark.parametrize(
+    "options", [["--rule", "limit=lots"], ["--rule", "nonsense=1"], ["--rules", "nowhere"], ["--port", "0"]]
+)
+def test_bad_serve_options_are_one_line_and_status_2(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, options: list[str]
+) -> None:
+    code, given = serve(monkeypatch, tmp_path, *options)
+    assert code == 2
+    assert given == []
+
+
+def test_a_room_made_without_rules_gets_the_servers_own(tmp_path: Any) -> None:
+    import asyncio
+
+    import httpx
+
+    from chinchon.rules import Rules
+    from chinchon.server.client import create_room
+    from tests.server_support import database_url, running_server
+
+    house = Rules.preset("clasico", limit=50)
+    with running_server(database_url("sqlite", tmp_path), default_rules=house) as server:
+        plain = asyncio.run(create_room(server.base, name="Ana"))
+        chosen = asyncio.run(create_room(server.base, name="Bea", rules={"preset": "polaco"}))
+        rooms = {r["code"]: r for r in httpx.get(f"{server.base}/api/lobby").json()}
+    assert Rules.from_dict(rooms[plain["code"]]["rules"]) == house
+    assert rooms[plain["code"]]["preset"] is None
+    assert Rules.from_dict(rooms[chosen["code"]]["rules"]) == Rules.preset("polaco")
+    assert rooms[chosen["code"]]["preset"] == "polaco"

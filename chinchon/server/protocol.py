@@ -75,10 +75,10 @@ class RulesChoice(_Message):
 
 
 class CreateRoom(_Message):
-    """``POST /api/rooms``: a new room, its creator in seat 0."""
+    """``POST /api/rooms``: a new room, its creator in seat 0 (no ``rules``: those of ``serve --rules/--rule``)."""
 
     name: str
-    rules: RulesChoice = Field(default_factory=RulesChoice)
+    rules: RulesChoice | None = None
     seats: int = Field(default=2, ge=2, le=8)
     bot_level: str = "medium"
     public: bool = True

@@ -67,6 +67,7 @@ class ServerSettings:
     chat_per_minute: float = 20.0
     heartbeat: float = 5.0
     bot_delay: float = 0.0
+    default_rules: Rules = field(default_factory=Rules)
 
 
 class Refused(Exception):
@@ -665,7 +666,11 @@ class Manager:
         """A new room with its creator in seat 0; the room and the creator's token."""
         name = check_name(request.name)
         level = check_level(request.bot_level)
-        rules = build_rules(request.rules.preset, dict(request.rules.options))
+        if request.rules is None:
+            rules = self.settings.default_rules
+        else:
+            rules = build_rules(request.rules.preset, dict(request.rules.options))
+        preset, options = rules.as_text()
         try:
             Match(["x"] * request.seats, rules, seed=0)
         except RulesError as exc:
@@ -680,7 +685,7 @@ class Manager:
             self,
             code,
             rules,
-            request.rules.preset if not request.rules.options else None,
+            preset if not options else None,
             request.public,
             seats,
             level,
