@@ -288,7 +288,8 @@ async def fuzz_http(base: str, fuzzer: Fuzz, count: int) -> list[int]:
             if rng.random() < 0.1:
                 body = fuzzer.value()
             # (A slash, "." or ".." would make another path: not one of the server's routes.)
-            code = urllib.parse.quote(str(fuzzer.code())[:40].replace("/", "").strip(".") or "Z", safe="")
+            typed = str(fuzzer.code())[:40].encode("utf-8", "replace").decode().replace("/", "").strip(".")
+            code = urllib.parse.quote(typed or "Z", safe="")
             choice = rng.randrange(4)
             if choice == 0:
                 reply = await http.post("/api/rooms", content=json.dumps(body))
@@ -338,14 +339,21 @@ def test_a_fuzzed_server_stays_well_and_every_room_plays_on(tmp_path: Path, erro
             before = {code: room.n for code, room in live.items()}
             rng = random.Random(SEED)
             codes = [code for code, _ in rooms]
-            # The fuzz knows the codes and the fuzzing seats' tokens (it acts for no one else).
-            fuzzer = Fuzz(rng, codes, [tokens[2] for _, tokens in rooms])
+            # The fuzz knows the codes and the fuzzing seats' tokens (it acts for no one else); one
+            # generator for each client, so that what each sends does not hang on the others' timing.
+
+            def fuzzer(k: int) -> Fuzz:
+                return Fuzz(random.Random(SEED * 1000 + k), codes, [tokens[2] for _, tokens in rooms])
+
             slots = [Slot({"room": code, "token": tokens[2]}) for code, tokens in rooms]
             slots += [Slot({"room": code, "token": tokens[2]}) for code, tokens in rooms]
             slots += [Slot({"room": code}) for code in codes]
             slots += [Slot({}), Slot({"name": "Lobby"}), Slot({"lang": "ar"})]
             outcome = await asyncio.wait_for(
-                asyncio.gather(*(fuzz(server, slot, fuzzer) for slot in slots), fuzz_http(server.base, fuzzer, 300)),
+                asyncio.gather(
+                    *(fuzz(server, slot, fuzzer(k)) for k, slot in enumerate(slots)),
+                    fuzz_http(server.base, fuzzer(len(slots)), 300),
+                ),
                 240,
             )
             statuses = outcome[-1]
