@@ -344,6 +344,39 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
         person.close()
 
 
+def test_a_lost_connection_comes_back_by_itself(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, PHONE)
+    routes: list[Any] = []
+
+    def through(route: Any) -> None:
+        route.connect_to_server()
+        routes.append(route)
+
+    try:
+        person.page.route_web_socket("**/ws", through)
+        _play_now(person, "Ana", bot_level="easy")
+        person.page.wait_for_selector(".conn.open")
+        before = sorted(person.hand())
+        opened = len(routes)
+        routes[-1].close(code=4000, reason="the network went away")
+        person.page.wait_for_function("!document.querySelector('.conn.open')")
+        person.page.wait_for_selector(".conn.open")
+        assert len(routes) == opened + 1, "the page did not open a new connection"
+        person.page.wait_for_selector(".hand .card")
+        assert sorted(person.hand()) == before  # the player has not moved: the same seat, the same hand
+        moves = 0
+        deadline = time.monotonic() + MATCH_SECONDS
+        while moves < 2 and time.monotonic() < deadline:
+            if person.step() is None:
+                person.page.wait_for_timeout(50)
+            else:
+                moves += 1
+        assert moves == 2
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
 def test_the_creator_removes_a_player(server: Running, browser: Any) -> None:
     ana = Person(browser, server.base, DESKTOP)
     bea = Person(browser, server.base, PHONE)

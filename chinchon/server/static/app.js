@@ -121,6 +121,7 @@ let hello = null;
 let lastEvent = null;
 let retries = 0;
 let retryTimer = null;
+let lastHeard = Date.now();
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) {
@@ -141,12 +142,14 @@ function open() {
   update({ conn: "connecting" });
   ws.onopen = () => {
     retries = 0;
+    lastHeard = Date.now();
     update({ conn: "open" });
     const message = { ...hello, lang: state.lang };
     if (message.room && lastEvent !== null) message.last_event = lastEvent;
     ws.send(JSON.stringify(message));
   };
   ws.onmessage = (e) => {
+    lastHeard = Date.now();
     let message;
     try {
       message = JSON.parse(e.data);
@@ -601,7 +604,11 @@ async function main() {
   setInterval(() => {
     if (state.view && (state.view.turn_deadline || state.view.seats.some((x) => x.presence === "away"))) update({});
   }, 1000);
-  setInterval(() => send({ type: "ping", t: Date.now() / 1000 }), 15000);
+  setInterval(() => {
+    // A socket silent for 40 s (no pong to the pings) is dead though not closed: open a new one.
+    if (socket && hello && socket.readyState === WebSocket.OPEN && Date.now() - lastHeard > 40000) open();
+    else send({ type: "ping", t: Date.now() / 1000 });
+  }, 15000);
   route();
   draw();
 }
