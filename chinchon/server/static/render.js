@@ -589,7 +589,9 @@ function table(s, a) {
       "data-state": String(v.state), "data-mine": g.to_move === mine && mine !== null ? "1" : "0" }, statusLine(s, g, moves)),
     lastMoves(s, g),
     g.phase === "showdown" && g.to_move === mine ? showdownActions(s, a, g, moves) : null,
-    mine !== null ? handArea(s, a, g, moves) : h("p", { class: "muted" }, _("You are watching.")),
+    mine === null ? h("p", { class: "muted" }, _("You are watching."))
+      : !g.active.includes(mine) && !g.hand.length ? h("p", { class: "status" }, _("You are out of this match; the others play on."))
+        : handArea(s, a, g, moves),
     h("div", { class: "mine-score" }, scoreBars(s, g)),
     sheet ? h("div", { class: "backdrop", onclick: (e) => { if (e.target === e.currentTarget && !over) a.togglePanel(null); } }, sheet) : null);
 }
