@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from chinchon.bots.base import LEVELS
+from chinchon.rules import Rules
 from tests.server_support import Running, running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -185,6 +187,19 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
     unknown = json.loads(get("/api/i18n/xx")[1])
     assert unknown["_lang"] == "en" and unknown["_dir"] == "ltr"
     assert unknown["Play now against bots"] == "Play now against bots"
+
+
+def test_the_client_offers_the_servers_presets_seats_and_levels() -> None:
+    source = (Path(__file__).resolve().parent.parent / "chinchon/server/static/render.js").read_text(encoding="utf-8")
+    presets = re.search(r"export const PRESETS = \[([^\]]*)\]", source)
+    levels = re.search(r"export const LEVELS = \[([^\]]*)\]", source)
+    seats = re.search(r"export const MAX_SEATS = \{([^}]*)\}", source)
+    assert presets and levels and seats
+    names = re.findall(r'"(\w+)"', presets.group(1))
+    assert re.findall(r'"(\w+)"', levels.group(1)) == list(LEVELS)
+    assert {name: int(n) for name, n in re.findall(r"(\w+): (\d+)", seats.group(1))} == {
+        name: Rules.preset(name).max_players for name in names
+    }
 
 
 @pytest.mark.parametrize(

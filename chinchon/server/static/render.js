@@ -6,6 +6,8 @@ import { cardSvg, parseCard } from "./cards.js";
 
 export const PRESETS = ["fournier", "clasico", "online", "polaco"];
 export const LEVELS = ["easy", "medium", "hard", "expert"];
+/** The presets' max_players (chinchon.rules): the seats a room of each may have. */
+export const MAX_SEATS = { fournier: 4, clasico: 6, online: 4, polaco: 8 };
 const MELD_COLOURS = ["m0", "m1", "m2", "m3"];
 const EYE = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/></svg>`;
 const PALETTE = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><circle cx="7" cy="7" r="4" fill="#c58b00"/><circle cx="17" cy="7" r="4" fill="#d32f2f"/><circle cx="7" cy="17" r="4" fill="#1565c0"/><circle cx="17" cy="17" r="4" fill="#2e7d32"/></svg>`;
@@ -125,7 +127,7 @@ function select(value, options, onchange, name) {
 
 function home(s, a) {
   const f = s.form;
-  const maxSeats = f.preset === "polaco" ? 6 : 4;
+  const maxSeats = MAX_SEATS[f.preset] || 4;
   const seatOptions = [];
   for (let n = 2; n <= maxSeats; n++) seatOptions.push([n, String(n)]);
   return h("main", { class: "home" },
@@ -137,7 +139,8 @@ function home(s, a) {
     h("section", { class: "panel" },
       h("h2", null, _("Create a room")),
       h("div", { class: "grid" },
-        field(_("Rules"), select(f.preset, PRESETS.map((p) => [p, presetName(p)]), (v) => a.setForm({ preset: v }), "preset")),
+        field(_("Rules"), select(f.preset, PRESETS.map((p) => [p, presetName(p)]),
+          (v) => a.setForm({ preset: v, seats: Math.min(f.seats, MAX_SEATS[v] || 4) }), "preset")),
         field(_("Seats"), select(f.seats, seatOptions, (v) => a.setForm({ seats: Number(v) }), "seats")),
         field(_("Bot level"), select(f.bot_level, LEVELS.map((l) => [l, levelName(l)]), (v) => a.setForm({ bot_level: v }), "bot_level")),
         field(_("Points limit"), select(f.limit, [["", _("as the rules say")], ["50", "50"], ["100", "100"], ["150", "150"]],
