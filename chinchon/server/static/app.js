@@ -196,19 +196,20 @@ function setView(view) {
     changes.order = order;
     const keep = state.selected !== null && order[state.selected] === state.order[state.selected] && g.phase === "discard";
     changes.selected = keep ? state.selected : null;
-    if (old && state.view.match !== view.match) changes.dealTotals = [];
-    if (g.previous_result && state.resultSeen !== null && g.deal_number > state.resultSeen && !g.match_over) {
-      changes.panel = "result";
-    }
-    if (state.resultSeen === null || g.deal_number > state.resultSeen) {
-      const totals = state.dealTotals.slice();
-      if (!totals.length) totals.push(g.scores.map(() => 0));
-      if (g.deal_number > 1 || g.match_over) totals.push([...g.scores]);
-      if (state.resultSeen === null && g.deal_number > 1) totals.splice(0, totals.length - 1);
-      changes.dealTotals = totals;
+    // The totals after each deal, for the chart; a rematch starts them again.
+    const rematched = Boolean(old) && state.view.match !== view.match;
+    const seen = rematched ? null : state.resultSeen;
+    let totals = rematched ? [] : state.dealTotals;
+    if (g.previous_result && seen !== null && g.deal_number > seen && !g.match_over) changes.panel = "result";
+    if (seen === null || g.deal_number > seen) {
+      totals = totals.length ? totals.slice() : [g.scores.map(() => 0)];
+      if (seen === null && g.deal_number > 1) totals = [];
+      if (g.deal_number > 1) totals.push([...g.scores]);
       changes.resultSeen = g.deal_number;
     }
-    if (g.match_over && !(old && old.match_over)) changes.dealTotals = (changes.dealTotals || state.dealTotals).concat([[...g.scores]]);
+    const last = totals.length ? totals[totals.length - 1].join() : null;
+    if (g.match_over && last !== g.scores.join()) totals = totals.concat([[...g.scores]]);
+    changes.dealTotals = totals;
     if (state.panel === "close" && !legal(g).close.size) changes.panel = null;
   }
   update(changes);
