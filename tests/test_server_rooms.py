@@ -197,6 +197,28 @@ def test_a_seat_out_of_time_has_its_turn_played_by_its_bot(db: str) -> None:
         asyncio.run(run())
 
 
+def test_a_turn_has_one_timer_from_the_draw_to_the_discard(db: str) -> None:
+    with running_server(db) as server:
+
+        async def run() -> None:
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy", turn_seconds=5)
+            ana = await seated(server, room["code"], room["token"])
+            await start(ana)
+            await ana.wait(lambda _m: ana.my_turn(), 0, WAIT)
+            live = server.manager.rooms[room["code"]]
+            began = live.turn_started
+            answer = await ana.act("draw stock")
+            assert answer["type"] == "ack", answer
+            assert live.turn_started == began  # the draw did not give the seat a new timer
+            at = len(ana.messages)
+            discarded = await ana.wait(lambda m: m["type"] == "event" and m["seat"] == 0, at, WAIT)
+            assert discarded["action"].startswith(("discard", "close"))
+            assert live.turn_started != began  # the next seat's turn has its own
+            await ana.close()
+
+        asyncio.run(run())
+
+
 async def stored_status(db: str, code: str) -> str | None:
     store = Store(db)
     try:
@@ -226,6 +248,13 @@ def test_a_room_with_nobody_left_is_closed_kept_and_reopened_by_a_token(db: str)
             assert await stored_status(db, code) == "closed"
             async with httpx.AsyncClient() as http:
                 assert (await http.get(f"{server.base}/api/rooms/{code}")).status_code == 404
+            # A token of no seat of the room does not open it again.
+            stranger = Client(server.ws)
+            refused = await stranger.connect(room=code, token="not-a-seat-token")
+            assert refused["type"] == "error" and refused["code"] == "no_room", refused
+            await stranger.close()
+            assert code not in server.manager.rooms
+            assert await stored_status(db, code) == "closed"
             # Both people come back at once: one room, rebuilt once, holds them both.
             ana, bea = Client(server.ws), Client(server.ws)
             welcomes = await asyncio.gather(

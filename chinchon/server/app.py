@@ -343,7 +343,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         spectating = message.token is None
         if spectating and not limits.allow("lookup", connection.address):
             raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
-        new_room = await manager.get(message.room, reopen=not spectating)
+        new_room = await manager.get(message.room, message.token)
         if new_room is None:
             if not spectating and not limits.allow("lookup", connection.address):
                 raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))

@@ -388,8 +388,10 @@ class Room:
         n = await self.append("action", seat, str(action))
         self.match.apply(action, seat=seat)
         event = self._event(n, "action", seat, action=public_action(self.match, seat, action))
-        self.turn_started = time.monotonic()
-        self.turn_expired = False
+        if self.match.to_move != seat:
+            # A turn (draw and discard, or a showdown's decisions) has one timer, and ends when another seat moves.
+            self.turn_started = time.monotonic()
+            self.turn_expired = False
         metrics = self.manager.metrics
         if metrics is not None:
             metrics.actions.inc()
@@ -720,12 +722,17 @@ class Manager:
             self.metrics.rooms.set(len(self.rooms))
         self.lobby_changed()
 
-    async def get(self, code: str, reopen: bool = False) -> Room | None:
-        """An open room by code; with ``reopen``, a closed one is rebuilt from the store."""
+    async def get(self, code: str, token: str | None = None) -> Room | None:
+        """An open room by code; with a seat's ``token``, a closed one is rebuilt from the store."""
         code = normal_code(code)
         room = self.rooms.get(code)
-        if room is None and reopen and not self._closing:
+        if room is None and token is not None and not self._closing:
             row = await self.store.load_room(code)
+            digest = hash_token(token)
+            if row is not None and not any(
+                s.token_hash is not None and hmac.compare_digest(digest, s.token_hash) for s in row.seat_rows
+            ):
+                return None  # only a seat of the room reopens it
             # Another hello may have reopened the room while this one read the store.
             room = self.rooms.get(code)
             if room is None and row is not None:
