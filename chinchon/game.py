@@ -1332,7 +1332,8 @@ def _showdown_key(deal: Deal) -> tuple[Any, ...]:
         deal._show_round,
         deal._added,
         frozenset(deal._run_adds),
-        deal._passes,
+        # The rounds played matter only where they are counted: elsewhere equal states would not be shared.
+        deal._passes if deal.rules.layoff_passes is not None else 0,
     )
 
 
