@@ -96,3 +96,14 @@ def test_every_message_of_a_match_fits_the_protocol_models(tmp_path: Path) -> No
     assert {"welcome", "view", "event", "ack", "error", "chat", "presence", "pong", "lobby"} <= kinds
     for message in messages:
         server_adapter.validate_python(message)
+
+
+def test_a_void_deal_is_a_result_without_a_closer() -> None:
+    from chinchon.game import DealResult
+    from chinchon.server.protocol import ResultView
+    from chinchon.server.views import result_view
+
+    void = DealResult(closer=None, points=(0, 0), table=(), loose=((), ()), chinchon=False, clean=False, void=True)
+    shown = result_view(void)
+    assert shown is not None and shown["void"] and shown["closer"] is None
+    assert ResultView.model_validate(shown).void

@@ -192,14 +192,15 @@ class TableMeldView(_Message):
 
 
 class ResultView(_Message):
-    """How a deal ended (once every hand is shown)."""
+    """How a deal ended (once every hand is shown); a ``void`` deal has no closer and scores nothing."""
 
-    closer: int
+    closer: int | None
     points: list[int]
     loose: list[list[str]]
     table: list[TableMeldView]
     chinchon: bool
     clean: bool
+    void: bool = False
 
 
 class ArrangementView(_Message):

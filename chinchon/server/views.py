@@ -28,7 +28,7 @@ def _meld(meld: TableMeld) -> dict[str, Any]:
     return {"owner": meld.owner, "cards": _cards(meld.cards), "open": meld.open}
 
 
-def _result(result: DealResult | None) -> dict[str, Any] | None:
+def result_view(result: DealResult | None) -> dict[str, Any] | None:
     if result is None:
         return None
     return {
@@ -38,6 +38,7 @@ def _result(result: DealResult | None) -> dict[str, Any] | None:
         "table": [_meld(meld) for meld in result.table],
         "chinchon": result.chinchon,
         "clean": result.clean,
+        "void": result.void,
     }
 
 
@@ -69,8 +70,8 @@ def game_view(observation: Observation) -> dict[str, Any]:
         "closer": o.closer,
         "table": [_meld(meld) for meld in o.table],
         "revealed": [_cards(hand) for hand in o.revealed],
-        "result": _result(o.result),
-        "previous_result": _result(o.previous_result),
+        "result": result_view(o.result),
+        "previous_result": result_view(o.previous_result),
         "history": [[seat, text] for seat, text in o.history],
         "legal_actions": [str(action) for action in o.legal_actions],
         "scores": list(o.scores),
