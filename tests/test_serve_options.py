@@ -90,3 +90,15 @@ def test_a_room_made_without_rules_gets_the_servers_own(tmp_path: Any) -> None:
     assert rooms[plain["code"]]["preset"] is None
     assert Rules.from_dict(rooms[chosen["code"]]["rules"]) == Rules.preset("polaco")
     assert rooms[chosen["code"]]["preset"] == "polaco"
+
+
+def test_a_rooms_options_may_be_given_as_text_as_on_the_command_line() -> None:
+    from chinchon.rules import Rules
+    from chinchon.server.rooms import Refused, build_rules
+
+    assert build_rules("clasico", {"limit": "50", "wild_ace_of_oros": "true", "score_floor": "none"}) == Rules.preset(
+        "clasico", limit=50, wild_ace_of_oros=True, score_floor=None
+    )
+    with pytest.raises(Refused, match="limit") as refused:
+        build_rules("clasico", {"limit": "lots"})
+    assert refused.value.code == "bad_rules"

@@ -30,7 +30,7 @@ from chinchon.bots import make_bot
 from chinchon.bots.base import LEVELS, BotError
 from chinchon.errors import N_, ChinchonError
 from chinchon.game import Match
-from chinchon.rules import Rules, RulesError
+from chinchon.rules import Rules, RulesError, parse_option
 from chinchon.server.hub import Connection, Hub
 from chinchon.server.protocol import CHAT_MAX, NAME_MAX, CreateRoom
 from chinchon.server.store import EventRow, RoomRow, SeatRow, Store
@@ -133,13 +133,16 @@ def shared_rules(rules: Rules) -> Rules:
 
 
 def build_rules(preset: str, options: dict[str, Any]) -> Rules:
-    """A preset with options on top.
+    """A preset with options on top; an option given as text is read as ``--rule`` reads it (``"50"``, ``"true"``).
 
     Raises:
         Refused: an unknown preset or option, or a bad value.
     """
     try:
-        return shared_rules(Rules.preset(preset, **options))
+        values = {
+            name: parse_option(name, value) if isinstance(value, str) else value for name, value in options.items()
+        }
+        return shared_rules(Rules.preset(preset, **values))
     except RulesError as exc:
         raise Refused("bad_rules", exc.template, **exc.params) from None
     except TypeError:
