@@ -308,12 +308,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await room.remove(seat, message.seat, "kick")
         return room
 
-    chat_limits: dict[int, TokenBucket] = {}
-
     async def _chat(connection: Connection, room: Room | None, name: str, seat: int | None, text: str) -> None:
-        bucket = chat_limits.setdefault(id(connection), TokenBucket(settings.chat_per_minute / 60, 5))
-        if len(chat_limits) > 100_000:
-            chat_limits.clear()
+        if connection.chat_limiter is None:
+            connection.chat_limiter = TokenBucket(settings.chat_per_minute / 60, 5)
+        bucket = connection.chat_limiter
         if not bucket.take():
             raise Refused("rate_limited", N_("too many chat lines; wait a little"))
         await manager.chat(room, name, seat, text)

@@ -60,6 +60,7 @@ class Connection:
     role: str | None = None
     name: str | None = None
     limiter: TokenBucket = field(default_factory=lambda: TokenBucket(20, 40))
+    chat_limiter: TokenBucket | None = None
     strikes: int = 0
     closed: bool = False
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
