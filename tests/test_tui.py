@@ -129,6 +129,9 @@ DEAL_2 = stack_deck(
     stock=cards("J♦"),
 )
 
+TAKEN_QUEEN = "8"
+"""The key of Q♣ once Ana has taken it from DEAL_1's discard pile (her hand sorted by suit)."""
+
 CLASICO = Rules.preset("clasico")
 # Deal 1 (Ana first): Ana has nothing, draws 2♣ and throws K♣; the bot closes with every
 # card matched; Ana goes out and re-enters.
@@ -157,11 +160,14 @@ def test_a_whole_match_with_layoffs() -> None:
 
     async def script(pilot: Pilot[Any]) -> None:
         assert "Your turn: draw from the stock (s) or take Q♣ from the discard pile (d)." in screen_text(app)
-        # Take Q♣ from the discard pile: it is picked; Enter throws it back.
+        # Take Q♣ from the discard pile: nothing is picked, so Enter throws nothing back.
         await press(pilot, "d")
         assert session.observation().phase is Phase.DISCARD
-        assert app.table.picked == Card.parse("Q♣")
+        assert app.table.picked is None
         await press(pilot, "enter")
+        assert session.observation().phase is Phase.DISCARD
+        assert "Pick a card first" in screen_text(app)
+        await press(pilot, key_of(app.table.shown.index(Card.parse("Q♣"))), "enter")
         assert "You took Q♣ from the discard pile" in session.log
         assert "You discarded Q♣" in session.log
         assert "Bot 1 drew from the stock" in session.log
@@ -247,6 +253,25 @@ def test_a_short_clasico_match_with_reentry() -> None:
 
     run(app, script)
     assert session.match.winner == 1
+
+
+def test_a_card_taken_from_the_discard_pile_is_not_picked() -> None:
+    """The discard trap: Enter right after taking the pile's card does not throw it back."""
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "d", "enter", "enter")
+        assert session.observation().phase is Phase.DISCARD
+        assert Card.parse("Q♣") in session.observation().hand
+        assert "You discarded Q♣" not in session.log
+        assert "Pick a card first" in screen_text(app)
+        assert app.table.new_card == Card.parse("Q♣")  # still marked as the card just taken
+        await pilot.click("#card-7")
+        await settle(pilot)
+        assert app.table.picked == Card.parse("Q♣")
+
+    run(app, script)
 
 
 def test_the_mouse_draws_picks_and_discards() -> None:
@@ -366,7 +391,7 @@ def test_resume_restores_the_exact_match() -> None:
     app = ChinchonApp(session)
 
     async def script(pilot: Pilot[Any]) -> None:
-        await press(pilot, "d", "enter", "s", "q")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "q")
         assert isinstance(app.screen, QuitScreen)
         await press(pilot, "y")
 
@@ -507,7 +532,7 @@ def test_snapshot_table(snap_compare: Any) -> None:
 def test_snapshot_may_close(snap_compare: Any) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -515,7 +540,7 @@ def test_snapshot_may_close(snap_compare: Any) -> None:
 def test_snapshot_closing_options(snap_compare: Any) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s", "c")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -523,7 +548,7 @@ def test_snapshot_closing_options(snap_compare: Any) -> None:
 def test_snapshot_results(snap_compare: Any) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s", "c", "1")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c", "1")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -531,7 +556,7 @@ def test_snapshot_results(snap_compare: Any) -> None:
 def test_snapshot_layoffs(snap_compare: Any) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s", "c", "1", "enter", "1")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c", "1", "enter", "1")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -565,7 +590,7 @@ def test_snapshot_table_in_arabic(snap_compare: Any) -> None:
 
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -575,7 +600,7 @@ def test_snapshot_results_in_arabic(snap_compare: Any) -> None:
 
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s", "c", "1")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c", "1")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -745,7 +770,7 @@ def test_quitting_on_a_deals_results_shows_them_again_on_resume() -> None:
     app = ChinchonApp(session)
 
     async def script(pilot: Pilot[Any]) -> None:
-        await press(pilot, "d", "enter", "s", "c", "1")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c", "1")
         assert isinstance(app.screen, InfoScreen) and session.observation().deal_number == 2
         await press(pilot, "q", "y")
 

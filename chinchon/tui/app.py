@@ -675,7 +675,10 @@ class TableScreen(Screen[None]):
         self.game.human_play(Draw("stock" if source == "stock" else "discard"))
         drawn = Counter(self.game.session.observation().hand) - Counter(before)
         if len(drawn) == 1:
-            self.new_card = self.picked = next(iter(drawn))
+            self.new_card = next(iter(drawn))
+            # A card from the stock is picked, ready to throw; one taken from the discard pile was
+            # taken to keep: picking it would let Enter throw it straight back.
+            self.picked = self.new_card if source == "stock" else None
             self.picked_place = None
             self.refresh_view()
 
