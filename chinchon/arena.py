@@ -35,7 +35,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from types import TracebackType
 from typing import Any, Literal, TextIO
@@ -347,9 +347,9 @@ class ArenaConfig:
                 )
         if self.mode not in ("matches", "hands"):
             raise ArenaError(N_("mode: expected matches or hands, got {value}"), value=repr(self.mode))
-        _check_scheme(len(self.bots), self.players, self.seating)
         rules = self.resolved_rules()
         rules.decks_for(self.players)
+        _check_scheme(len(self.bots), self.players, self.seating)
         for spec in self.bots:
             if isinstance(spec, str):
                 make_bot(spec)
@@ -708,11 +708,12 @@ def summarize(config: ArenaConfig, rules: Rules, outcomes: Sequence[MatchOutcome
 # -- running -----------------------------------------------------------------------------
 
 
-def _jobs(config: ArenaConfig, rules: Rules) -> list[_BoardJob]:
+def _jobs(config: ArenaConfig, rules: Rules) -> Iterator[_BoardJob]:
+    """The boards' jobs, one at a time: a billion boards are never all in memory."""
     options = rules.to_dict()
     labels, plan = tuple(config.labels), tuple(config.seatings)
-    return [
-        _BoardJob(
+    for board in range(config.boards):
+        yield _BoardJob(
             rules=options,
             players=config.players,
             bots=config.bots,
@@ -723,23 +724,32 @@ def _jobs(config: ArenaConfig, rules: Rules) -> list[_BoardJob]:
             board=board,
             max_actions=config.max_actions,
         )
-        for board in range(config.boards)
-    ]
+
+
+IN_FLIGHT = 64
+"""The most boards handed to an executor at a time, when it does not say how many it runs at once."""
 
 
 def _run_on(
-    executor: Executor, jobs: list[_BoardJob], progress: Callable[[MatchOutcome], None] | None
+    executor: Executor,
+    jobs: Iterator[_BoardJob],
+    progress: Callable[[MatchOutcome], None] | None,
+    in_flight: int = IN_FLIGHT,
 ) -> list[MatchOutcome]:
-    futures: list[Future[list[MatchOutcome]]] = [executor.submit(_play_board, job) for job in jobs]
+    """Play the jobs on ``executor``, ``in_flight`` at a time, handing out the next as each one ends."""
+    pending = {executor.submit(_play_board, job) for job in itertools.islice(jobs, in_flight)}
     outcomes: list[MatchOutcome] = []
     try:
-        for future in as_completed(futures):
-            for outcome in future.result():
-                outcomes.append(outcome)
-                if progress is not None:
-                    progress(outcome)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                for outcome in future.result():
+                    outcomes.append(outcome)
+                    if progress is not None:
+                        progress(outcome)
+            pending |= {executor.submit(_play_board, job) for job in itertools.islice(jobs, len(done))}
     finally:
-        for future in futures:
+        for future in pending:
             future.cancel()
     return outcomes
 
@@ -802,8 +812,8 @@ def run_arena(
                     progress(outcome)
     else:
         # More processes than boards would only wait: each board is one unit of work.
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
-            outcomes = _run_on(pool, work, progress)
+        with ProcessPoolExecutor(max_workers=min(jobs, config.boards)) as pool:
+            outcomes = _run_on(pool, work, progress, in_flight=4 * jobs)
     elapsed = time.perf_counter() - start
     return summarize(config, rules, outcomes, elapsed=elapsed, jobs=jobs, scheduler=scheduler)
 

@@ -277,9 +277,10 @@ def replay(
 ) -> None:
     """Print a recorded match hand by hand."""
     _setup(lang, "fournier")
+    from chinchon.files import read_text
+
     try:
-        with open(file, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_text(file)
     except OSError as exc:
         _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
     except UnicodeDecodeError as exc:
@@ -531,6 +532,8 @@ def _unwritable(path: str) -> str | None:
     target = Path(os.path.realpath(path))
     if target.is_dir():
         return os.strerror(errno.EISDIR)
+    if target.exists() and not target.is_file():
+        return _("not a regular file")  # a FIFO or a device: never replaced by a report
     folder = target.parent
     if not folder.is_dir():
         return os.strerror(errno.ENOENT)

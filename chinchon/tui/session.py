@@ -28,8 +28,8 @@ from chinchon.bots.showdown import own_showdown_choice
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import N_, ChinchonError
 from chinchon.game import DealResult, Match, Observation, Phase, TableMeld
-from chinchon.i18n import _, ngettext
-from chinchon.record import replay
+from chinchon.i18n import _, ngettext, translate_error
+from chinchon.record import RecordError, replay
 from chinchon.rules import Rules
 from chinchon.tui.storage import Settings, StorageError, Store
 
@@ -108,7 +108,12 @@ class Session:
         if loaded is None:
             return None
         record, settings = loaded
-        match = replay(record, go_on=True)
+        try:
+            match = replay(record, go_on=True)
+        except RecordError as error:
+            raise StorageError(
+                N_("{file}: the saved match is damaged ({error})"), file=store.record_path, error=translate_error(error)
+            ) from None
         if match.over:
             return None
         if not 0 <= settings.human < match.players:
