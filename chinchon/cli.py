@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -18,12 +19,22 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperGroup
 
+from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
 from chinchon.game import Match
 from chinchon.i18n import _, cannot_close_reason, for_terminal, is_rtl, ngettext, set_language, translate_error
-from chinchon.melds import Arrangement, ClosingOption, best_arrangement, best_discard, check_hand, closing_options
+from chinchon.melds import (
+    Arrangement,
+    ClosingOption,
+    best_arrangement,
+    best_discard,
+    check_hand,
+    closing_options,
+    extend_meld,
+)
 from chinchon.record import loads
 from chinchon.record import replay as replay_record
 from chinchon.rules import Rules
@@ -33,12 +44,28 @@ __all__ = ["EXIT_BAD_INPUT", "app", "main", "replay_lines", "solve_document"]
 EXIT_BAD_INPUT = 2
 """The exit status for input the program cannot use."""
 
+COMMAND_ORDER = ("play", "replay", "rules", "solve", "arena", "bench")
+"""The commands in the order ``--help`` lists them: a player's first; any other after these."""
+
+
+class _Commands(TyperGroup):
+    """The program's commands, listed in :data:`COMMAND_ORDER`."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        known = [name for name in COMMAND_ORDER if name in names]
+        return known + [name for name in names if name not in known]
+
+
 app = typer.Typer(
     name="chinchon",
     help="Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches.",
+    cls=_Commands,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Click's plain help: Rich's shows every switch with a "<bool>" value it does not take.
+    rich_markup_mode=None,
 )
 
 RulesOption = Annotated[
@@ -50,8 +77,19 @@ LangOption = Annotated[
 ]
 
 
+def _print_version(given: bool) -> None:
+    if given:
+        typer.echo(f"chinchon {_version('chinchon')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _chinchon() -> None:
+def _chinchon(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
     """Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches."""
 
 
@@ -202,7 +240,7 @@ def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, prese
     console.print(table)
 
 
-@app.command()
+@app.command(short_help="The best melds of a hand, or every way to close it.")
 def solve(
     hand: Annotated[
         str, typer.Argument(help='The cards, e.g. "3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠ A♦" or "3h 4h 5h 6h 7c 7d 7s Ad".')
@@ -221,26 +259,137 @@ def solve(
     _print_solution(console, cards, chosen, rules)
 
 
-def replay_lines(match: Match) -> list[str]:
-    """A recorded match, hand by hand, as plain text lines in the current language."""
-    names = match.names
+_UNSAFE = dict.fromkeys(
+    [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)], "?"
+)
+"""Control characters (terminal escapes, new lines, bidirectional overrides): a record prints none of them."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (an escape sequence's ESC included) shown as ``?``.
+
+    >>> printable("Ana\x1b]0;owned\x07")
+    'Ana?]0;owned?'
+    """
+    return "".join("?" if "\ud800" <= char <= "\udfff" else char for char in text.translate(_UNSAFE))
+
+
+def rules_name(rules: Rules) -> str:
+    """The rules by their preset's name, with the options that differ from it: ``polaco``, ``clasico, limit=150``."""
+    options = rules.to_dict()
+
+    def differences(preset: str) -> dict[str, Any]:
+        base = Rules.preset(preset).to_dict()
+        return {key: value for key, value in options.items() if base.get(key) != value}
+
+    nearest = min(Rules.presets(), key=lambda preset: len(differences(preset)))
+    rest = differences(nearest)
+    return ", ".join([nearest, *(f"{key}={value}" for key, value in rest.items())])
+
+
+class _DealReader:
+    """Follows a finished or unfinished deal's piles and table, to say what each action did."""
+
+    def __init__(self, deal: Any) -> None:
+        self.rules: Rules = deal.rules
+        dealt = deal.rules.hand_size * len(deal.seats)
+        deck = list(deal.deck or [])
+        self.pile: list[Card] = deck[dealt : dealt + 1]
+        self.stock: list[Card] = deck[dealt + 1 :]
+        self.reshuffles: list[tuple[Card, ...]] = list(deal.reshuffles)
+        self.table: list[tuple[int, tuple[Card, ...]]] = []
+
+    def drawn(self, source: str) -> Card | None:
+        if source == "discard":
+            return self.pile.pop() if self.pile else None
+        if not self.stock and self.reshuffles:
+            self.stock = list(self.reshuffles.pop(0))
+            self.pile = self.pile[-1:]
+        return self.stock.pop(0) if self.stock else None
+
+    def melds_laid(self, seat: int, melds: Sequence[Sequence[Card]]) -> None:
+        self.table.extend((seat, tuple(meld)) for meld in melds)
+
+    def laid_off(self, card: Card, index: int) -> tuple[int, tuple[Card, ...]] | None:
+        if not 0 <= index < len(self.table):
+            return None
+        owner, meld = self.table[index]
+        self.table[index] = (owner, extend_meld(meld, card, self.rules) or (*meld, card))
+        return owner, meld
+
+
+def _action_line(reader: _DealReader, names: Sequence[str], seat: int, action: object, you: int | None) -> str:
+    """What a seat did, in words: ``Ana took 5♦ from the discard pile``."""
+
+    def said(mine: str, theirs: str, **params: object) -> str:
+        return (mine if seat == you else theirs).format(name=names[seat], **params)
+
+    if isinstance(action, Draw):
+        card = reader.drawn(action.source)
+        if action.source == "discard":
+            return said(
+                _("You took {card} from the discard pile"), _("{name} took {card} from the discard pile"), card=card
+            )
+        return said(_("You drew {card} from the stock"), _("{name} drew {card} from the stock"), card=card)
+    if isinstance(action, Discard):
+        reader.pile.append(action.card)
+        return said(_("You discarded {card}"), _("{name} discarded {card}"), card=action.card)
+    if isinstance(action, Close):
+        melds = list(action.melds or ())
+        reader.melds_laid(seat, melds)
+        return said(
+            _("You closed, putting {card} face down: {melds}"),
+            _("{name} closed, putting {card} face down: {melds}"),
+            card=action.discard,
+            melds=_show_melds(melds),
+        )
+    if isinstance(action, Show):
+        reader.melds_laid(seat, action.melds)
+        if not action.melds:
+            return said(_("You showed no melds"), _("{name} showed no melds"))
+        return said(_("You showed {melds}"), _("{name} showed {melds}"), melds=_show_melds(action.melds))
+    if isinstance(action, LayOff):
+        target = reader.laid_off(action.card, action.meld_index)
+        if target is None:
+            return said(_("You laid off {card}"), _("{name} laid off {card}"), card=action.card)
+        owner, meld = target
+        return said(
+            _("You laid off {card} on {meld} ({owner})"),
+            _("{name} laid off {card} on {meld} ({owner})"),
+            card=action.card,
+            meld=_show_melds([meld]),
+            owner=names[owner],
+        )
+    if isinstance(action, Pass):
+        return said(_("You passed"), _("{name} passed"))
+    return f"{names[seat]}: {action}"
+
+
+def replay_lines(match: Match, you: int | None = None) -> list[str]:
+    """A recorded match, hand by hand, as plain text lines in the current language.
+
+    ``you`` is the player's seat, told as "you"; seat names are shown without control characters.
+    """
+    names = [printable(name) for name in match.names]
+
+    def said(seat: int, mine: str, theirs: str, **params: object) -> str:
+        return (mine if seat == you else theirs).format(name=names[seat], **params)
+
     lines = [_("Match: {seats}").format(seats=", ".join(names))]
-    differences = match.rules.describe_differences()
-    lines.append(
-        _("Rules: {options}").format(options=", ".join(f"{k}={v}" for k, v in differences.items()))
-        if differences
-        else _("Rules: fournier")
-    )
+    lines.append(_("Rules: {preset}").format(preset=rules_name(match.rules)))
     reentries = [e for e in match.events if str(e.get("action", "")).startswith("reenter")]
     for number, deal in enumerate(match.deals, start=1):
         lines.append("")
-        lines.append(_("Deal {number}: {first} plays first").format(number=number, first=names[deal.first]))
+        if deal.first == you:
+            lines.append(_("Deal {number}: you play first").format(number=number))
+        else:
+            lines.append(_("Deal {number}: {first} plays first").format(number=number, first=names[deal.first]))
         for seat in deal.seats:
-            lines.append(
-                "  " + _("{name} holds {cards}").format(name=names[seat], cards=_show_cards(deal.hand_at_start(seat)))
-            )
+            cards = _show_cards(deal.hand_at_start(seat))
+            lines.append("  " + said(seat, _("You were dealt {cards}"), _("{name} was dealt {cards}"), cards=cards))
+        reader = _DealReader(deal)
         for seat, action in deal.history:
-            lines.append("  " + _("{name}: {action}").format(name=names[seat], action=str(action)))
+            lines.append("  " + _action_line(reader, names, seat, action, you))
         result = deal.result
         if result is None:
             lines.append("  " + _("(the deal is not finished)"))
@@ -251,8 +400,10 @@ def replay_lines(match: Match) -> list[str]:
             lines.append("  " + _("{name} made a chinchón!").format(name=names[result.closer]))
     for event in reentries:
         seat = event["seat"]
-        template = _("{name} re-entered") if event["action"] == "reenter yes" else _("{name} stayed out")
-        lines.append(template.format(name=names[seat]))
+        if event["action"] == "reenter yes":
+            lines.append(said(seat, _("You re-entered"), _("{name} re-entered")))
+        else:
+            lines.append(said(seat, _("You stayed out"), _("{name} stayed out")))
     lines.append("")
     lines.append(
         _("Totals: {totals}").format(totals=", ".join(f"{n} {t}" for n, t in zip(names, match.scores, strict=True)))
@@ -264,39 +415,56 @@ def replay_lines(match: Match) -> list[str]:
     return lines
 
 
-@app.command()
+@app.command(short_help="Print a recorded match hand by hand (the last one saved by default).")
 def replay(
     file: Annotated[
-        str,
+        str | None,
         typer.Argument(
-            help="A game record (JSON), as `chinchon play` saves it: last-match.json in ~/.local/share/chinchon"
-            " on Linux, or in $CHINCHON_DATA_DIR."
+            help="A game record (JSON), as `chinchon play` saves it (default: the last match saved,"
+            " last-match.json in ~/.local/share/chinchon on Linux, or in $CHINCHON_DATA_DIR)."
         ),
-    ],
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Print a recorded match hand by hand."""
-    _setup(lang, "fournier")
     from chinchon.files import read_text
+    from chinchon.tui.storage import StorageError, Store
 
+    _setup(lang, "fournier")
+    you = None
+    if file is None:
+        store = Store()
+        try:
+            saved = store.load()
+        except StorageError as exc:
+            _fail(translate_error(exc))
+        if saved is None:
+            _fail(_("no match is saved in {folder}; give a record's file").format(folder=store.directory))
+        record, settings = saved
+        you = settings.human
+    else:
+        try:
+            text = read_text(file)
+        except OSError as exc:
+            _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
+        except UnicodeDecodeError as exc:
+            _fail(_("cannot read {file}: {error}").format(file=file, error=exc.reason))
+        try:
+            record = loads(text)
+        except ChinchonError as exc:
+            _fail(translate_error(exc))
     try:
-        text = read_text(file)
-    except OSError as exc:
-        _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
-    except UnicodeDecodeError as exc:
-        _fail(_("cannot read {file}: {error}").format(file=file, error=exc.reason))
-    try:
-        match = replay_record(loads(text))
+        match = replay_record(record)
     except ChinchonError as exc:
         _fail(translate_error(exc))
-    for line in replay_lines(match):
+    for line in replay_lines(match, you if you is not None and 0 <= you < match.players else None):
         typer.echo(for_terminal(line))
 
 
 # -- chinchon arena ----------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Bots against bots on duplicate deals.")
 def arena(
     bots: Annotated[
         str | None,
@@ -400,7 +568,7 @@ def arena(
 # -- chinchon rules ----------------------------------------------------------------
 
 
-@app.command("rules")
+@app.command("rules", short_help="Print the rules of a preset.")
 def rules_command(
     preset: Annotated[
         str | None, typer.Argument(help="The preset: fournier, clasico, online or polaco (default: --rules).")
@@ -427,7 +595,7 @@ def rules_command(
 # -- chinchon play -----------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Play a match against bots in the terminal.")
 def play(
     players: Annotated[
         int | None,
@@ -543,7 +711,7 @@ def _unwritable(path: str) -> str | None:
     return None if os.access(folder, os.W_OK | os.X_OK) else os.strerror(errno.EACCES)
 
 
-@app.command()
+@app.command(short_help="The engine's own speed.")
 def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="CPU seconds for each figure.")] = 2.0,
     lang: LangOption = None,

@@ -271,7 +271,85 @@ def test_replay_prints_a_recorded_match(tmp_path: Path) -> None:
     assert f"Deal {len(match.deals)}: " in result.output
     assert f"Winner: {match.names[match.winner or 0]}" in result.output
     first = match.deals[0]
-    assert f"{match.names[first.history[0][0]]}: {first.history[0][1]}" in result.output
+    seat, action = first.history[0]
+    assert f"{match.names[seat]} drew " in result.output or f"{match.names[seat]} took " in result.output
+    assert str(action) not in result.output  # the engine's notation, "draw stock"
+
+
+def _random_match(players: int, preset: str, seed: int, names: list[str] | None = None) -> Any:
+    import random
+
+    from chinchon.actions import Close
+    from chinchon.game import Match
+    from chinchon.rules import Rules
+
+    match = Match(names or players, Rules.preset(preset), seed=seed)
+    rng = random.Random(seed)
+    while not match.over:
+        legal = match.legal_actions()
+        closes = [a for a in legal if isinstance(a, Close)]
+        match.apply(closes[0] if closes and rng.random() < 0.05 else rng.choice(legal))
+    return match
+
+
+@pytest.mark.parametrize(("players", "preset", "seed"), [(2, "fournier", 1), (3, "clasico", 2), (4, "polaco", 3)])
+def test_replay_names_every_card_drawn_and_each_one_was_held(players: int, preset: str, seed: int) -> None:
+    """Followed from the lines alone, every card discarded was in the hand: the draws name the right cards."""
+    import re
+    from collections import Counter
+
+    from chinchon.cli import replay_lines
+
+    match = _random_match(players, preset, seed)
+    assert any(deal.reshuffles for deal in match.deals)  # the stock ran out and was made again
+    hands: dict[str, Counter[str]] = {}
+    moves = 0
+    for line in replay_lines(match):
+        if found := re.fullmatch(r"  (.+) was dealt (.+)", line):
+            hands[found[1]] = Counter(found[2].split())
+        elif found := re.fullmatch(r"  (.+) (?:drew|took) (\S+) from the (?:stock|discard pile)", line):
+            hands[found[1]][found[2]] += 1
+        elif found := re.fullmatch(r"  (.+) discarded (\S+)", line):
+            assert hands[found[1]][found[2]] > 0, line
+            hands[found[1]][found[2]] -= 1
+            moves += 1
+    assert moves > 20
+
+
+def test_replay_without_a_file_reads_the_last_saved_match(tmp_path: Path) -> None:
+    from chinchon.rules import Rules
+    from chinchon.tui.session import Session
+    from chinchon.tui.storage import Settings, Store
+
+    store = Store(tmp_path)
+    settings = Settings(preset="polaco", bots=("simple",), seed=5, speed=0)
+    Session.start(settings, ["Tú", "Bot 1"], Rules.preset("polaco"), store, first=0)
+    result = run("replay", "--lang", "es", env={"CHINCHON_DATA_DIR": str(tmp_path)})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "Reglas: polaco" in lines
+    assert "Mano 1: empiezas tú" in lines
+    assert any(line.startswith("  Te repartieron ") for line in lines), lines
+    assert not any("Tú holds" in line or " was dealt" in line for line in lines)
+    empty = run("replay", env={"CHINCHON_DATA_DIR": str(tmp_path / "none")})
+    assert empty.exit_code == EXIT_BAD_INPUT
+    assert f"no match is saved in {tmp_path / 'none'}" in empty.stderr
+
+
+def test_replay_speaks_the_players_language_and_prints_no_control_character(tmp_path: Path) -> None:
+    import json
+
+    match = _random_match(2, "polaco", 4, names=["Ana\x1b]0;owned\x07", "Bea\u202e"])
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match.record(), ensure_ascii=False), encoding="utf-8")
+    result = run("replay", str(path), "--lang", "es")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "Ana?]0;owned?" in out
+    assert "Reglas: polaco" in out and "=" not in out
+    for raw in ("draw stock", "draw discard", "discard ", "layoff ", "show ", "close ", "pass", " holds "):
+        assert raw not in out, raw
 
 
 def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
@@ -288,3 +366,32 @@ def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
     assert "unknown version 99" in result.output
     missing = CliRunner().invoke(app, ["replay", str(tmp_path / "none.json"), "--lang", "en"])
     assert missing.exit_code == 2
+
+
+# -- the program's help ----------------------------------------------------------------
+
+
+def test_version() -> None:
+    from importlib.metadata import version
+
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"chinchon {version('chinchon')}\n"
+
+
+def test_help_lists_play_first_and_fits_80_columns() -> None:
+    result = run("--help", env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    commands = result.stdout.split("Commands:", 1)[1].split()
+    listed = [word for word in commands if word in {"play", "replay", "rules", "solve", "arena", "bench"}]
+    assert listed[0] == "play", result.stdout
+    lines = result.stdout.split("Commands:", 1)[1].splitlines()
+    assert all(len(line) <= 80 and not line.endswith("...") for line in lines), result.stdout  # none cut short
+
+
+def test_switches_are_shown_as_switches() -> None:
+    result = run("play", "--help", env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    assert "<bool>" not in result.stdout
+    resume = next(line for line in result.stdout.splitlines() if "--resume" in line)
+    assert resume.split()[0] == "--resume" and resume.split()[1] == "Continue", resume
