@@ -34,6 +34,7 @@ from chinchon.melds import (
     check_hand,
     closing_options,
     extend_meld,
+    is_chinchon,
 )
 from chinchon.record import loads
 from chinchon.record import replay as replay_record
@@ -213,31 +214,50 @@ def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, prese
         _line(console, _("Best discard: {card}"), card=best.discard)
         _print_arrangement(console, best.arrangement)
         return
+    # The best close for each card put face down: another arrangement of the same discard is only worse.
+    each: dict[Card, ClosingOption] = {}
+    for option in options:
+        each.setdefault(option.discard, option)
     _line(
         console,
         ngettext(
-            "This hand can close: {count} closing option, best first.",
-            "This hand can close: {count} closing options, best first.",
-            len(options),
+            "This hand can close with {count} card face down; its best arrangement:",
+            "This hand can close with any of {count} cards face down; the best arrangement of each, best first:",
+            len(each),
         ),
-        count=len(options),
+        count=len(each),
     )
     # Right-to-left languages read the columns from the right.
     rtl = is_rtl()
     order = slice(None, None, -1 if rtl else 1)
     table = Table(box=None, pad_edge=False, show_edge=False)
-    for header in (_("Discard"), _("Melds"), _("Loose"), _("Points"))[order]:
+    for header in (_("Face down"), _("Melds"), _("Loose"), _("Scores"))[order]:
         table.add_column(for_terminal(header), no_wrap=True, justify="right" if rtl else "left")
-    for option in options:
+    for option in each.values():
         arrangement = option.arrangement
         cells = [
             _styled(str(option.discard)),
             _styled(_show_melds(arrangement.melds)),
             _styled(_show_cards(arrangement.loose)),
-            Text(str(option.points)),
+            Text(for_terminal(close_score(option, cards, rules))),
         ]
         table.add_row(*cells[order])
     console.print(table)
+
+
+def close_score(option: ClosingOption, hand: Sequence[Card], rules: Rules) -> str:
+    """What a close scores for the closer: its loose points, or the bonus of every card matched or a chinchón."""
+    if option.arrangement.loose:
+        return str(option.points)
+    rest = list(hand)
+    rest.remove(option.discard)
+    if is_chinchon(rest, rules):
+        if rules.chinchon == "win":
+            return _("chinchón: wins the match")
+        if isinstance(rules.chinchon, int):
+            return _("chinchón: {points}").format(points=rules.chinchon)
+        return _("chinchón, all matched: {points}").format(points=rules.clean_close_bonus)
+    return _("all matched: {points}").format(points=rules.clean_close_bonus)
 
 
 @app.command(short_help="The best melds of a hand, or every way to close it.")

@@ -71,12 +71,37 @@ def test_solve_hand_that_can_close_lists_every_option_best_first() -> None:
     assert "can close" in out
     rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] in {"A♦", "3♥", "6♥"}]
     assert rows, out
-    # The best option discards A♦ and leaves nothing loose.
+    # The best option discards A♦ and leaves nothing loose: every card matched scores -10.
     assert rows[0][0] == "A♦"
-    assert rows[0][-1] == "0"
+    assert " ".join(rows[0]).endswith("— all matched: -10")
     assert "[3♥ 4♥ 5♥ 6♥] [7♦ 7♠ 7♣]" in " ".join(rows[0])
     points = [int(row[-1]) for row in rows]
     assert points == sorted(points)
+
+
+def test_solve_lists_the_best_close_of_each_card_face_down_once() -> None:
+    """A♦ face down also closes with 3♥ loose (3 points): that weaker arrangement is not listed."""
+    result = run("solve", CAN_CLOSE)
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split() for line in result.stdout.splitlines() if line[:2] in {"A♦", "3♥", "6♥"}]
+    assert [row[0] for row in rows] == ["A♦", "3♥", "6♥"]
+    assert "any of 3 cards face down" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("preset", "hand", "scores"),
+    [
+        ("fournier", "3♥ 4♥ 5♥ 6♥ 7♥ J♥ Q♥ K♣", "chinchón, all matched: -10"),
+        ("online", "3♥ 4♥ 5♥ 6♥ 7♥ J♥ Q♥ K♣", "chinchón: wins the match"),
+        ("clasico", "2♦ 3♦ 4♦ 5♦ 6♦ 7♦ K♣ 8♦", "chinchón: wins the match"),
+    ],
+)
+def test_solve_says_when_a_close_is_a_chinchon(preset: str, hand: str, scores: str) -> None:
+    result = run("solve", hand, "--rules", preset)
+    assert result.exit_code == 0, result.stderr
+    assert scores in result.stdout
+    spanish = run("solve", hand, "--rules", preset, "--lang", "es")
+    assert "chinchón" in spanish.stdout and "matched" not in spanish.stdout and "wins" not in spanish.stdout
 
 
 def test_solve_hand_that_cannot_close_shows_the_best_discard() -> None:
