@@ -731,7 +731,11 @@ def _disjoint_packings(melds: list[int]) -> list[tuple[tuple[int, ...], int]]:
 
 
 def _too_many(card: Card, copies: int) -> HandError:
-    return HandError(N_("there are only {copies} of {card} in the game"), copies=copies, card=card)
+    if copies == 1:
+        return HandError(N_("{card} is in the hand more than once, and the game has only one"), card=card)
+    return HandError(
+        N_("{card} is in the hand more than {copies} times, and the game has only {copies}"), copies=copies, card=card
+    )
 
 
 def solver_for(rules: Rules) -> Solver:

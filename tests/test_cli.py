@@ -227,6 +227,12 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], expected: s
     assert "Traceback" not in result.output
 
 
+def test_a_card_given_twice_is_told_as_a_sentence() -> None:
+    result = run("solve", "3♥ 3♥ 4♥ 5♥ 7♣ 7♦ 7♠")
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr == "error: 3♥ is in the hand more than once, and the game has only one\n"
+
+
 def test_bad_input_message_is_translated() -> None:
     result = run("solve", "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ Xx", "--lang", "es")
     assert result.exit_code == EXIT_BAD_INPUT

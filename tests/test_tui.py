@@ -274,6 +274,19 @@ def test_a_card_taken_from_the_discard_pile_is_not_picked() -> None:
     run(app, script)
 
 
+def test_drawing_twice_is_told_as_a_sentence_for_the_player() -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s", "d")
+        text = screen_text(app)
+        assert "You have drawn: now discard a card (pick it, Enter) or close (c)." in text
+        assert "discard or close" not in text
+
+    run(app, script)
+
+
 def test_the_mouse_draws_picks_and_discards() -> None:
     """Clicking the stock draws, clicking a card picks it, clicking it again discards it."""
     session = session_for("fournier", [DEAL_1, DEAL_2])

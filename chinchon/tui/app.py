@@ -78,6 +78,12 @@ def _loose_after(hand: Sequence[Card], used: Sequence[Card]) -> list[Card]:
     return rest
 
 
+def _sentence(message: str) -> str:
+    """An engine's message as a sentence on the table: a capital letter and a full stop."""
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?")) else message + "."
+
+
 def _points(cards: Sequence[Card], rules: Rules) -> int:
     return sum(rules.value(card) for card in cards)
 
@@ -671,6 +677,9 @@ class TableScreen(Screen[None]):
         """Draw from the stock or the discard pile."""
         if not self._my_turn():
             return
+        if self.game.session.observation().phase is Phase.DISCARD:
+            self._say(_("You have drawn: now discard a card (pick it, Enter) or close (c)."))
+            return
         before = list(self.game.session.observation().hand)
         self.game.human_play(Draw("stock" if source == "stock" else "discard"))
         drawn = Counter(self.game.session.observation().hand) - Counter(before)
@@ -875,7 +884,7 @@ class ChinchonApp(App[None]):
         try:
             self.session.play(action, self.session.human)
         except IllegalAction as error:
-            self.table.message = translate_error(error)
+            self.table.message = _sentence(translate_error(error))
         else:
             self.table.message = None
             self._choice_put_away = False
