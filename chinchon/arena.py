@@ -943,6 +943,37 @@ def _print_table(console: Console, table: Table) -> None:
         console.width = width
 
 
+def _bots_table(headers: Sequence[str], rows: Sequence[Sequence[str]], columns: Sequence[int], rtl: bool) -> Table:
+    """A table of these columns (the first names the bot; the others are numbers), read from the right in RTL."""
+    shown = list(columns)[::-1] if rtl else list(columns)
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    for column in shown:
+        numeric = column > 0
+        table.add_column(for_terminal(headers[column]), no_wrap=True, justify="right" if numeric or rtl else "left")
+    for row in rows:
+        table.add_row(*(row[column] for column in shown))
+    return table
+
+
+def _fitted_tables(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]], rtl: bool) -> list[Table]:
+    """The table of the bots, or on a terminal too narrow for it, tables of fewer columns each beside the bot's name."""
+    whole = _bots_table(headers, rows, range(len(headers)), rtl)
+    if not console.is_terminal or _width(console, whole) <= console.width:
+        return [whole]
+    groups: list[list[int]] = [[0]]
+    for column in range(1, len(headers)):
+        candidate = [*groups[-1], column]
+        if len(groups[-1]) > 1 and _width(console, _bots_table(headers, rows, candidate, rtl)) > console.width:
+            groups.append([0, column])
+        else:
+            groups[-1] = candidate
+    return [_bots_table(headers, rows, group, rtl) for group in groups]
+
+
+def _width(console: Console, table: Table) -> int:
+    return Measurement.get(console, console.options.update_width(1000), table).maximum
+
+
 def print_report(report: ArenaReport, console: Console) -> None:
     """Print the report: the setup, a table of the bots, Elo ratings, failures and unfinished matches."""
     config = report.config
@@ -976,10 +1007,7 @@ def print_report(report: ArenaReport, console: Console) -> None:
         _("Chinchóns"),
         _("Failures"),
     ]
-    table = Table(box=None, pad_edge=False, show_edge=False)
-    for i, header in enumerate(headers[order]):
-        numeric = (len(headers) - 1 - i if rtl else i) > 0
-        table.add_column(for_terminal(header), no_wrap=True, justify="right" if numeric or rtl else "left")
+    rows: list[list[str]] = []
     for bot in report.bots:
         low, high = bot.interval
         cells = [
@@ -993,8 +1021,9 @@ def print_report(report: ArenaReport, console: Console) -> None:
             str(bot.chinchons),
             str(bot.failures),
         ]
-        table.add_row(*cells[order])
-    _print_table(console, table)
+        rows.append(cells)
+    for table in _fitted_tables(console, headers, rows, rtl):
+        _print_table(console, table)
     if hands:
         line(_("A hand is won by the seat with the fewest points; points per hand: lower is better."))
     else:
