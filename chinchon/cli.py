@@ -740,13 +740,25 @@ def bench(
     _setup(lang, "fournier")
     if not 0 < seconds <= _MOST_BENCH_SECONDS:
         _fail(_("--seconds must be more than 0 and at most {most}").format(most=_MOST_BENCH_SECONDS))
-    from chinchon.benchmark import own_figures
+    from chinchon.benchmark import MEASURES, measure_figures
 
-    for name, value, unit in own_figures(seconds):
-        typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
     try:
         from chinchon.env import env_steps_per_second
     except ImportError:
+        env_steps_per_second = None  # type: ignore[assignment]
+    measures = MEASURES + (2 if env_steps_per_second is not None else 0)
+    # On standard error, so that standard output stays the figures alone.
+    typer.echo(
+        for_terminal(
+            _("Measuring: about {total} s of CPU time in all; each line comes as soon as it is measured.").format(
+                total=f"{seconds * measures:.0f}"
+            )
+        ),
+        err=True,
+    )
+    for name, value, unit in measure_figures(seconds):
+        typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
+    if env_steps_per_second is None:
         typer.echo(_("environment steps: install the rl extra (pip install 'chinchon[rl]') to measure them"))
         return
     for players in (2, 4):

@@ -426,3 +426,38 @@ def test_switches_are_shown_as_switches() -> None:
     assert "<bool>" not in result.stdout
     resume = next(line for line in result.stdout.splitlines() if "--resume" in line)
     assert resume.split()[0] == "--resume" and resume.split()[1] == "Continue", resume
+
+
+def test_bench_prints_each_figure_as_it_is_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first line comes before any measure, and each figure before the next one is measured."""
+    import typer
+
+    from chinchon import benchmark
+
+    events: list[str] = []
+    real_echo = typer.echo
+
+    def measured(seconds: float) -> Iterator[tuple[str, float, str]]:
+        for number in range(3):
+            events.append(f"measure {number}")
+            yield (f"figure {number}", 1.0, "x/s")
+
+    def echo(message: Any = None, **options: Any) -> None:
+        events.append("error line" if options.get("err") else str(message).split()[0] + " " + str(message).split()[1])
+        real_echo(message, **options)
+
+    monkeypatch.setattr(benchmark, "measure_figures", measured)
+    monkeypatch.setattr(benchmark, "own_figures", lambda seconds: list(measured(seconds)))
+    monkeypatch.setattr(typer, "echo", echo)
+    result = run("bench", "--seconds", "0.01")
+    assert result.exit_code == 0, result.stderr
+    assert "Measuring: about" in result.stderr
+    assert events[:7] == [
+        "error line",
+        "measure 0",
+        "figure 0",
+        "measure 1",
+        "figure 1",
+        "measure 2",
+        "figure 2",
+    ]
