@@ -666,6 +666,8 @@ def play(
             _fail(_("there is no unfinished match to resume"))
         ChinchonApp(session, speed=speed).run()
         return
+    if name is not None and not _is_text(name):
+        _fail(_("--name: a name is text (UTF-8) without control characters"))
     levels = [level.strip() for level in bots.split(",")] if bots else []
     if players is None:
         players = len(levels) + 1 if len(levels) > 1 else 3
@@ -709,6 +711,11 @@ def play(
     except ChinchonError as exc:
         _fail(translate_error(exc))
     ChinchonApp(session, speed=speed, unfinished=unfinished).run()
+
+
+def _is_text(name: str) -> bool:
+    """Whether a name can be shown: no byte that was not UTF-8 (a lone surrogate) and no control character."""
+    return printable(name) == name
 
 
 _MOST_BENCH_SECONDS = 3600

@@ -32,7 +32,7 @@ from chinchon.tui.app import ChinchonApp
 from chinchon.tui.rules_text import rules_paragraphs
 from chinchon.tui.screens import ChoiceScreen, EndScreen, InfoScreen, QuitScreen, ReEntryScreen
 from chinchon.tui.session import Session
-from chinchon.tui.storage import DATA_DIR_VARIABLE, Settings, Store
+from chinchon.tui.storage import DATA_DIR_VARIABLE, Settings, StorageError, Store
 from tests.test_showdown import after_a_close
 
 SIZE = (80, 24)
@@ -497,6 +497,8 @@ def test_resume_without_a_saved_match_is_an_error() -> None:
         (["--speed", "-1"], "--speed must be from 0 to 60 seconds, not -1.0"),
         (["--speed", "inf"], "--speed must be from 0 to 60 seconds, not inf"),
         (["--speed", "nan"], "--speed must be from 0 to 60 seconds, not nan"),
+        (["--name", "\udcff"], "--name: a name is text (UTF-8) without control characters"),
+        (["--name", "Ana\x1b]0;owned\x07"], "--name: a name is text (UTF-8) without control characters"),
     ],
 )
 def test_play_refuses_bad_options(args: list[str], message: str) -> None:
@@ -876,3 +878,19 @@ def test_the_player_chooses_the_unfinished_match_or_the_new_one(keys: list[str],
     record, settings_saved = loaded
     chosen = unfinished if kept else new
     assert record == chosen.match.record() and settings_saved == chosen.settings
+
+
+def test_a_saved_name_that_is_not_text_is_refused_naming_the_file() -> None:
+    import hashlib
+    import json
+
+    store = Store()
+    session = session_for("fournier", [DEAL_1, DEAL_2], store=store)
+    assert session.store is store
+    text = store.record_path.read_text("utf-8").replace('"Ana"', '"\\udcffna"')
+    store.record_path.write_text(text, "utf-8")
+    settings = json.loads(store.settings_path.read_text("utf-8"))
+    settings["record_sha256"] = hashlib.sha256(text.encode()).hexdigest()
+    store.settings_path.write_text(json.dumps(settings), "utf-8")
+    with pytest.raises(StorageError, match=f"{store.record_path}: the seat name '\\\\udcffna' is not text"):
+        Session.resume(store)

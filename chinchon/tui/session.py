@@ -118,6 +118,13 @@ class Session:
             return None
         if not 0 <= settings.human < match.players:
             raise StorageError(N_("the saved settings are damaged"))
+        for name in match.names:
+            if any("\ud800" <= char <= "\udfff" or char < " " or "\x7f" <= char < "\xa0" for char in name):
+                raise StorageError(
+                    N_("{file}: the seat name {name} is not text that can be shown"),
+                    file=store.record_path,
+                    name=ascii(name),
+                )
         session = cls(match, settings, store)
         observation = session.observation()
         session.log.append(_("The match goes on where it was left."))
