@@ -287,6 +287,29 @@ def test_drawing_twice_is_told_as_a_sentence_for_the_player() -> None:
     run(app, script)
 
 
+@pytest.mark.parametrize(("language", "yes", "no"), [("es", "s", "n"), ("fr", "o", "n"), ("pl", "t", "n")])
+def test_the_keys_for_yes_and_no_follow_the_language(language: str, yes: str, no: str) -> None:
+    """Re-entry is answered with the language's yes; the quit box shows its keys and takes them."""
+    set_language(language)
+    session = session_for("clasico", [CLASICO_1, CLASICO_2], scores=[98, 90])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s")
+        await press(pilot, key_of(app.table.shown.index(Card.parse("K♣"))), "enter", "enter")
+        assert isinstance(app.screen, ReEntryScreen)
+        assert f" {yes} " in screen_text(app).replace("\n", " ")
+        await press(pilot, yes)
+        assert session.match.scores[0] == 80 + 47  # re-entered at 80, then the bot's chinchón
+        await press(pilot, "enter", "n", "q")  # past the results and the end: a new match, then quit
+        assert isinstance(app.screen, QuitScreen)
+        await press(pilot, no)
+        assert not isinstance(app.screen, QuitScreen)
+        await press(pilot, "q", yes)
+
+    run(app, script)
+
+
 def test_the_mouse_draws_picks_and_discards() -> None:
     """Clicking the stock draws, clicking a card picks it, clicking it again discards it."""
     session = session_for("fournier", [DEAL_1, DEAL_2])

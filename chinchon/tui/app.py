@@ -54,7 +54,9 @@ from chinchon.tui.screens import (
     QuitScreen,
     ReEntryScreen,
     key_line,
+    no_key,
     paragraph,
+    yes_key,
 )
 from chinchon.tui.session import Session
 
@@ -1025,7 +1027,9 @@ class ChinchonApp(App[None]):
 
         self.push_screen(
             ReEntryScreen(
-                _("You are out"), body, [("y", pgettext("key", "re-enter")), ("n", pgettext("key", "stay out"))]
+                _("You are out"),
+                body,
+                [(yes_key(), pgettext("key", "re-enter")), (no_key(), pgettext("key", "stay out"))],
             ),
             answered,
         )
@@ -1203,6 +1207,8 @@ class ChinchonApp(App[None]):
         else:
             body = [paragraph(_("The match is saved: chinchon play --resume continues it."))]
         self.push_screen(
-            QuitScreen(_("Quit the game?"), body, [("y", pgettext("key", "quit")), ("n", pgettext("key", "back"))]),
+            QuitScreen(
+                _("Quit the game?"), body, [(yes_key(), pgettext("key", "quit")), (no_key(), pgettext("key", "back"))]
+            ),
             answered,
         )
