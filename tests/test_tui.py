@@ -917,3 +917,36 @@ def test_a_saved_name_that_is_not_text_is_refused_naming_the_file() -> None:
     store.settings_path.write_text(json.dumps(settings), "utf-8")
     with pytest.raises(StorageError, match=f"{store.record_path}: the seat name '\\\\udcffna' is not text"):
         Session.resume(store)
+
+
+@pytest.mark.parametrize(
+    ("language", "size"),
+    [(language, (80, 24)) for language in ("en", "es", "pt", "fr", "pl", "ar")] + [("en", (60, 20))],
+)
+def test_the_key_footer_and_the_help_fit_the_screen(language: str, size: tuple[int, int]) -> None:
+    """The footer keeps help and quit in every phase; the help's keys column is never cut."""
+    from chinchon.i18n import pgettext
+
+    set_language(language)
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+    help_label, quit_label = pgettext("key", "help"), pgettext("key", "quit")
+
+    def footer() -> str:
+        return str(app.table.query_one("#keys").render())
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            for keys in ([], ["s"]):  # the draw, then the discard with eight cards
+                await press(pilot, *keys)
+                text = footer()
+                assert "?" in text and "q" in text, text
+                assert (help_label in text and quit_label in text) or language == "ar", text
+            await press(pilot, "question_mark")
+            assert isinstance(app.screen, InfoScreen)
+            text = screen_text(app)
+            for key in ("← → 1-9", "⇧← ⇧→ < >", "Enter"):
+                assert key in text, text
+            assert "a letter (a, b, c…)" in text or language != "en" or size != (80, 24)  # else below, scrolled
+
+    asyncio.run(main())

@@ -336,6 +336,7 @@ class TableScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_hand()
+        self.refresh_view()
 
     def on_mount(self) -> None:
         self._fit_hand()
@@ -609,14 +610,19 @@ class TableScreen(Screen[None]):
             ]
         elif turn and obs.phase is Phase.SHOWDOWN:
             keys += [("↵", pgettext("key", "choose")), ("a", pgettext("key", "auto"))]
-        keys += [
+        last = [("?", pgettext("key", "help")), ("q", pgettext("key", "quit"))]
+        # The keys that do not fit are left out, help and quit last of all: the help lists every key.
+        room = self.size.width - 2
+        for key in [
             ("o", pgettext("key", "sort")),
             ("⇧←→", pgettext("key", "move")),
             ("h", pgettext("key", "history")),
-            ("?", pgettext("key", "help")),
-            ("q", pgettext("key", "quit")),
-        ]
-        return key_line(keys)
+        ]:
+            if key_line([*keys, key, *last]).cell_len <= room:
+                keys.append(key)
+        while len(keys) > 1 and key_line([*keys, *last]).cell_len > room:
+            keys.pop()
+        return key_line([*keys, *last])
 
     # -- the player's keys and clicks ----------------------------------------------------
 
@@ -1170,7 +1176,7 @@ class ChinchonApp(App[None]):
         if isinstance(self.screen, InfoScreen):
             return
         preset = self.session.settings.preset
-        keys = table([_("Key"), _("What it does")], all_keys())
+        keys = table([_("Key"), _("What it does")], all_keys(), wrap=(1,))
         body: list[RenderableType] = [
             keys,
             Text(),
@@ -1178,6 +1184,13 @@ class ChinchonApp(App[None]):
                 _(
                     "Mouse: click the stock or the discard pile to draw, a card to pick it, "
                     "and the picked card again to discard it."
+                )
+            ),
+            Text(),
+            paragraph(
+                _(
+                    "Under the cards of your hand, a letter (a, b, c…) and a colour mark the melds of its best "
+                    "arrangement; a card without a letter is loose. The card just drawn is underlined."
                 )
             ),
             Text(),
