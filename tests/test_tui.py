@@ -950,3 +950,21 @@ def test_the_key_footer_and_the_help_fit_the_screen(language: str, size: tuple[i
             assert "a letter (a, b, c…)" in text or language != "en" or size != (80, 24)  # else below, scrolled
 
     asyncio.run(main())
+
+
+def test_a_screen_below_the_smallest_size_says_so_instead_of_a_broken_table() -> None:
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def main() -> None:
+        async with app.run_test(size=(40, 12)) as pilot:
+            await settle(pilot)
+            text = screen_text(app)
+            assert "The terminal is 40×12; the table" in text and "60×16" in text
+            assert "╭─ 1 ─╮" not in text and "Stock" not in text
+            await pilot.resize_terminal(60, 16)
+            await settle(pilot)
+            text = screen_text(app)
+            assert "The terminal is" not in text
+            assert "╭─ 1 ─╮" in text
+
+    asyncio.run(main())

@@ -67,6 +67,9 @@ SORTS = ("suit", "rank", "own")
 
 _SHEET_DEALS = 6  # the most deals a score sheet shows, the latest ones
 
+MIN_WIDTH, MIN_HEIGHT = 60, 16
+"""The smallest terminal the table works in (wider when the hand's cards need it)."""
+
 
 def _sort_name(sort: str) -> str:
     return {"suit": _("sorted by suit"), "rank": _("sorted by rank"), "own": _("in your order")}[sort]
@@ -274,6 +277,9 @@ class TableScreen(Screen[None]):
     #hint.-close { text-style: bold reverse; }
     #prompt.-error { text-style: bold; color: $error; }
     #keys { background: $primary-background; }
+    #too-small { display: none; height: 1fr; padding: 1 2; }
+    TableScreen.-too-small > * { display: none; }
+    TableScreen.-too-small > #too-small { display: block; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -328,6 +334,27 @@ class TableScreen(Screen[None]):
         yield Static(id="prompt", classes="text")
         yield Static(id="hint", classes="text")
         yield Static(id="keys", classes="text")
+        yield Static(id="too-small")
+
+    def _least_size(self) -> tuple[int, int]:
+        """The smallest screen the table works in: the hand's cards side by side, and 16 lines."""
+        return max(MIN_WIDTH, 7 * self.card_slots + 2), MIN_HEIGHT
+
+    def _check_size(self) -> None:
+        width, height = self.size.width, self.size.height
+        least_width, least_height = self._least_size()
+        small = width < least_width or height < least_height
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                paragraph(
+                    _(
+                        "The terminal is {width}×{height}; the table needs at least {least_width}×{least_height}. "
+                        "Make the window larger (q quits; the match is saved)."
+                    ).format(width=width, height=height, least_width=least_width, least_height=least_height),
+                    max(10, width - 4),
+                )
+            )
 
     def _fit_hand(self) -> None:
         # Cards lose the gap between them when a gap each would push the last ones off the screen.
@@ -336,10 +363,12 @@ class TableScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_hand()
+        self._check_size()
         self.refresh_view()
 
     def on_mount(self) -> None:
         self._fit_hand()
+        self._check_size()
         self.set_class(is_rtl(), "-rtl")
         if is_rtl():
             for widget in (self.query_one("#opponents"), self.query_one("#totals"), self.query_one("#melds")):
@@ -357,6 +386,7 @@ class TableScreen(Screen[None]):
             self.card_slots = cards
             hand = self.query_one("#hand", Horizontal)
             self._fit_hand()
+            self._check_size()
             hand.remove_children()
             hand.mount_all([CardView(index) for index in range(cards)])
 
