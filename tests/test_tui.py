@@ -865,7 +865,7 @@ def test_play_asks_before_replacing_an_unfinished_match(launched: list[ChinchonA
     assert result.exit_code == 0, result.output
     app = launched[0]
     assert app.unfinished is not None and app.unfinished.match.record() == saved.match.record()
-    assert app.session.store is None and Store().load() == before  # nothing replaced yet
+    assert app.offered.store is None and Store().load() == before  # nothing replaced yet
     unfinished = app.unfinished
 
     async def script(pilot: Pilot[Any]) -> None:
@@ -890,6 +890,9 @@ def test_the_player_chooses_the_unfinished_match_or_the_new_one(keys: list[str],
         assert isinstance(app.screen, ChoiceScreen)
         text = screen_text(app)
         assert "An unfinished match is saved" in text and "totals: Ana 40, Bot 1 60" in text
+        # Behind the question, the unfinished match: the new one (clasico) is not dealt in view.
+        behind = "\n".join(strip.text for strip in app.table._compositor.render_strips())
+        assert "fournier" in behind and "clasico" not in behind
         await press(pilot, *keys)
         current: object = app.screen  # a fresh name: mypy would keep the narrowing above
         assert current is app.table

@@ -805,13 +805,15 @@ class ChinchonApp(App[None]):
         """Play ``session``; with ``unfinished`` (a saved match), first ask which of the two to play.
 
         ``session`` should then be unsaved (no store): it replaces the saved match only if chosen.
+        Until then the table shows the unfinished match: the new one is not dealt before the player's eyes.
         """
         super().__init__()
-        self.session = session
+        self.offered = session
+        self.session = unfinished if unfinished is not None else session
         self.unfinished = unfinished
         self._speed_given = speed is not None
-        self.speed = session.settings.speed if speed is None else speed
-        self.table = TableScreen(session.match.rules.hand_size + 1)
+        self.speed = self.session.settings.speed if speed is None else speed
+        self.table = TableScreen(self.session.match.rules.hand_size + 1)
         self.bot_running = False
         self._auto_deal: int | None = None
         self._choice_put_away = False
@@ -848,13 +850,13 @@ class ChinchonApp(App[None]):
         def chosen(answer: object) -> None:
             self.unfinished = None
             if answer == 1:
-                self.session.store = unfinished.store
-                self.session.save()
-            else:
-                self.session = unfinished
+                offered = self.offered
+                offered.store = unfinished.store
+                offered.save()
+                self.session = offered
                 if not self._speed_given:
-                    self.speed = unfinished.settings.speed
-                self.table.reset(unfinished.match.rules.hand_size + 1)
+                    self.speed = offered.settings.speed
+                self.table.reset(offered.match.rules.hand_size + 1)
             self._schedule_advance()
 
         self.push_screen(ChoiceScreen(_("An unfinished match is saved"), body, options, keys), chosen)
