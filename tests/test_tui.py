@@ -971,3 +971,28 @@ def test_a_screen_below_the_smallest_size_says_so_instead_of_a_broken_table() ->
             assert "╭─ 1 ─╮" in text
 
     asyncio.run(main())
+
+
+def test_once_out_the_player_plays_the_rest_at_full_speed() -> None:
+    """Ana goes out at 99 points in a three-player match; f then plays the bots' match at once."""
+    session = session_for("fournier", [], players=3, scores=[99, 0, 0], seed=5)
+    app = ChinchonApp(session, speed=0.01)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "f")
+        assert app.speed == 0.01 and "Full speed (f) is for once you are out" in screen_text(app)
+        for _turn in range(40):
+            if isinstance(app.screen, InfoScreen):
+                await press(pilot, "enter")
+            elif session.human_to_move():
+                await press(pilot, "s", "1", "enter")
+            if session.match.scores[0] > 100:
+                break
+        assert session.match.scores[0] > 100 and not session.match.over
+        assert isinstance(app.screen, InfoScreen)  # the results of the deal that put Ana out
+        assert "f full speed" in str(app.table.query_one("#keys").render())
+        await pilot.press("enter")
+        await pilot.press("f")  # on the table, while the bots play the next deal
+        assert app.speed == 0
+
+    run(app, script)

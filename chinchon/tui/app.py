@@ -105,6 +105,7 @@ def all_keys() -> list[tuple[str, str]]:
         ("o", _("sort the hand by suit, by rank, or in your order")),
         ("h", _("the discard pile's history")),
         ("a", _("let the game make your showdown choices")),
+        ("f", _("once you are out: play the rest of the match at full speed")),
         ("?", _("this help and the rules")),
         ("q", _("quit; the match is saved for --resume")),
     ]
@@ -295,6 +296,7 @@ class TableScreen(Screen[None]):
         Binding("o", "sort", show=False),
         Binding("h", "history", show=False),
         Binding("a", "auto", show=False),
+        Binding("f", "full_speed", show=False),
     ]
 
     def __init__(self, cards: int) -> None:
@@ -641,6 +643,9 @@ class TableScreen(Screen[None]):
         elif turn and obs.phase is Phase.SHOWDOWN:
             keys += [("↵", pgettext("key", "choose")), ("a", pgettext("key", "auto"))]
         last = [("?", pgettext("key", "help")), ("q", pgettext("key", "quit"))]
+        session = self.game.session
+        if not _in_play(obs, session.human) and not obs.match_over and self.game.speed > 0:
+            keys.append(("f", pgettext("key", "full speed")))
         # The keys that do not fit are left out, help and quit last of all: the help lists every key.
         room = self.size.width - 2
         for key in [
@@ -771,6 +776,16 @@ class TableScreen(Screen[None]):
     def action_history(self) -> None:
         """Show the discard pile's history."""
         self.game.show_history()
+
+    def action_full_speed(self) -> None:
+        """Once the player is out of the match, play the rest of it at once."""
+        session = self.game.session
+        obs = session.observation()
+        if _in_play(obs, session.human) or obs.match_over:
+            self._say(_("Full speed (f) is for once you are out of the match."))
+            return
+        self.game.speed = 0
+        self._say(_("The rest of the match plays at full speed."))
 
     def action_auto(self) -> None:
         """Let the game make the player's showdown decisions for this deal."""
@@ -1214,15 +1229,15 @@ class ChinchonApp(App[None]):
             Text(),
             paragraph(
                 _(
-                    "Mouse: click the stock or the discard pile to draw, a card to pick it, "
-                    "and the picked card again to discard it."
+                    "Under the cards of your hand, a letter (a, b, c…) and a colour mark the melds of its best "
+                    "arrangement; a card without a letter is loose. The card just drawn is underlined."
                 )
             ),
             Text(),
             paragraph(
                 _(
-                    "Under the cards of your hand, a letter (a, b, c…) and a colour mark the melds of its best "
-                    "arrangement; a card without a letter is loose. The card just drawn is underlined."
+                    "Mouse: click the stock or the discard pile to draw, a card to pick it, "
+                    "and the picked card again to discard it."
                 )
             ),
             Text(),
