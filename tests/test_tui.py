@@ -991,8 +991,9 @@ def test_once_out_the_player_plays_the_rest_at_full_speed() -> None:
         assert session.match.scores[0] > 100 and not session.match.over
         assert isinstance(app.screen, InfoScreen)  # the results of the deal that put Ana out
         assert "f full speed" in str(app.table.query_one("#keys").render())
+        app.speed = 5.0  # the bots' first move of the next deal waits 5 s: f comes first
         await pilot.press("enter")
-        await pilot.press("f")  # on the table, while the bots play the next deal
+        await pilot.press("f")
         assert app.speed == 0
 
     run(app, script)
