@@ -35,7 +35,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from types import TracebackType
 from typing import Any, Literal, TextIO
@@ -347,9 +347,9 @@ class ArenaConfig:
                 )
         if self.mode not in ("matches", "hands"):
             raise ArenaError(N_("mode: expected matches or hands, got {value}"), value=repr(self.mode))
-        _check_scheme(len(self.bots), self.players, self.seating)
         rules = self.resolved_rules()
         rules.decks_for(self.players)
+        _check_scheme(len(self.bots), self.players, self.seating)
         for spec in self.bots:
             if isinstance(spec, str):
                 make_bot(spec)
@@ -714,11 +714,12 @@ def summarize(config: ArenaConfig, rules: Rules, outcomes: Sequence[MatchOutcome
 # -- running -----------------------------------------------------------------------------
 
 
-def _jobs(config: ArenaConfig, rules: Rules) -> list[_BoardJob]:
+def _jobs(config: ArenaConfig, rules: Rules) -> Iterator[_BoardJob]:
+    """The boards' jobs, one at a time: a billion boards are never all in memory."""
     options = rules.to_dict()
     labels, plan = tuple(config.labels), tuple(config.seatings)
-    return [
-        _BoardJob(
+    for board in range(config.boards):
+        yield _BoardJob(
             rules=options,
             players=config.players,
             bots=config.bots,
@@ -729,23 +730,32 @@ def _jobs(config: ArenaConfig, rules: Rules) -> list[_BoardJob]:
             board=board,
             max_actions=config.max_actions,
         )
-        for board in range(config.boards)
-    ]
+
+
+IN_FLIGHT = 64
+"""The most boards handed to an executor at a time, when it does not say how many it runs at once."""
 
 
 def _run_on(
-    executor: Executor, jobs: list[_BoardJob], progress: Callable[[MatchOutcome], None] | None
+    executor: Executor,
+    jobs: Iterator[_BoardJob],
+    progress: Callable[[MatchOutcome], None] | None,
+    in_flight: int = IN_FLIGHT,
 ) -> list[MatchOutcome]:
-    futures: list[Future[list[MatchOutcome]]] = [executor.submit(_play_board, job) for job in jobs]
+    """Play the jobs on ``executor``, ``in_flight`` at a time, handing out the next as each one ends."""
+    pending = {executor.submit(_play_board, job) for job in itertools.islice(jobs, in_flight)}
     outcomes: list[MatchOutcome] = []
     try:
-        for future in as_completed(futures):
-            for outcome in future.result():
-                outcomes.append(outcome)
-                if progress is not None:
-                    progress(outcome)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                for outcome in future.result():
+                    outcomes.append(outcome)
+                    if progress is not None:
+                        progress(outcome)
+            pending |= {executor.submit(_play_board, job) for job in itertools.islice(jobs, len(done))}
     finally:
-        for future in futures:
+        for future in pending:
             future.cancel()
     return outcomes
 
@@ -808,8 +818,8 @@ def run_arena(
                     progress(outcome)
     else:
         # More processes than boards would only wait: each board is one unit of work.
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
-            outcomes = _run_on(pool, work, progress)
+        with ProcessPoolExecutor(max_workers=min(jobs, config.boards)) as pool:
+            outcomes = _run_on(pool, work, progress, in_flight=4 * jobs)
     elapsed = time.perf_counter() - start
     return summarize(config, rules, outcomes, elapsed=elapsed, jobs=jobs, scheduler=scheduler)
 
@@ -939,6 +949,37 @@ def _print_table(console: Console, table: Table) -> None:
         console.width = width
 
 
+def _bots_table(headers: Sequence[str], rows: Sequence[Sequence[str]], columns: Sequence[int], rtl: bool) -> Table:
+    """A table of these columns (the first names the bot; the others are numbers), read from the right in RTL."""
+    shown = list(columns)[::-1] if rtl else list(columns)
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    for column in shown:
+        numeric = column > 0
+        table.add_column(for_terminal(headers[column]), no_wrap=True, justify="right" if numeric or rtl else "left")
+    for row in rows:
+        table.add_row(*(row[column] for column in shown))
+    return table
+
+
+def _fitted_tables(console: Console, headers: Sequence[str], rows: Sequence[Sequence[str]], rtl: bool) -> list[Table]:
+    """The table of the bots, or on a terminal too narrow for it, tables of fewer columns each beside the bot's name."""
+    whole = _bots_table(headers, rows, range(len(headers)), rtl)
+    if not console.is_terminal or _width(console, whole) <= console.width:
+        return [whole]
+    groups: list[list[int]] = [[0]]
+    for column in range(1, len(headers)):
+        candidate = [*groups[-1], column]
+        if len(groups[-1]) > 1 and _width(console, _bots_table(headers, rows, candidate, rtl)) > console.width:
+            groups.append([0, column])
+        else:
+            groups[-1] = candidate
+    return [_bots_table(headers, rows, group, rtl) for group in groups]
+
+
+def _width(console: Console, table: Table) -> int:
+    return Measurement.get(console, console.options.update_width(1000), table).maximum
+
+
 def print_report(report: ArenaReport, console: Console) -> None:
     """Print the report: the setup, a table of the bots, Elo ratings, failures and unfinished matches."""
     config = report.config
@@ -972,10 +1013,7 @@ def print_report(report: ArenaReport, console: Console) -> None:
         _("Chinchóns"),
         _("Failures"),
     ]
-    table = Table(box=None, pad_edge=False, show_edge=False)
-    for i, header in enumerate(headers[order]):
-        numeric = (len(headers) - 1 - i if rtl else i) > 0
-        table.add_column(for_terminal(header), no_wrap=True, justify="right" if numeric or rtl else "left")
+    rows: list[list[str]] = []
     for bot in report.bots:
         low, high = bot.interval
         cells = [
@@ -989,8 +1027,9 @@ def print_report(report: ArenaReport, console: Console) -> None:
             str(bot.chinchons),
             str(bot.failures),
         ]
-        table.add_row(*cells[order])
-    _print_table(console, table)
+        rows.append(cells)
+    for table in _fitted_tables(console, headers, rows, rtl):
+        _print_table(console, table)
     if hands:
         line(_("A hand is won by the seat with the fewest points; points per hand: lower is better."))
     else:

@@ -1,7 +1,8 @@
 """The engine's own speed: solver, random play, copies, search.
 
 :func:`own_figures` measures each figure for about ``seconds`` and returns
-``(name, value, unit)`` rows; ``chinchon bench`` prints them. The play loops
+``(name, value, unit)`` rows; ``chinchon bench`` prints each as :func:`measure_figures`
+gives it. The play loops
 (:func:`play_hand`, :func:`play_hand_fast`, :func:`play_match`) are the ones
 ``bench/peers.py`` times beside the peer engines: each seat closes whenever
 it may and otherwise draws and discards at random.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from chinchon.actions import Action, Close, Discard, Draw
@@ -30,11 +31,13 @@ from chinchon.melds import best_arrangement, best_discard, closing_options, loos
 from chinchon.rules import Rules
 
 __all__ = [
+    "MEASURES",
     "Figure",
     "copy_bytes",
     "discard_observation",
     "ismcts_rate",
     "loop_floor",
+    "measure_figures",
     "own_figures",
     "play_hand",
     "play_hand_fast",
@@ -256,40 +259,49 @@ def ismcts_rate(seconds: float, iterations: int = 300, seed: int = 2026) -> tupl
     return done / spent, searches
 
 
+MEASURES = 12
+"""How many measures :func:`measure_figures` takes, each for about ``seconds`` (a measure may give two figures)."""
+
+
 def own_figures(seconds: float = 2.0) -> list[Figure]:
     """Our own speed, each figure measured for about ``seconds``: ``(name, value, unit)`` rows."""
+    return list(measure_figures(seconds))
+
+
+def measure_figures(seconds: float = 2.0) -> Iterator[Figure]:
+    """The figures of :func:`own_figures`, each as soon as it is measured."""
     rules = Rules()
     rng = random.Random(2026)
-    figures: list[Figure] = []
     for name, function, size in (
         ("best_arrangement", best_arrangement, 7),
         ("best_discard", best_discard, 8),
         ("closing_options", closing_options, 8),
         ("loose_points", loose_points, 7),
     ):
-        figures.append(
-            (
-                _("solver: {function}, {size} cards").format(function=name, size=size),
-                solver_us(function, size, rules, rng, seconds),
-                _("µs/hand"),
-            )
+        yield (
+            _("solver: {function}, {size} cards").format(function=name, size=size),
+            solver_us(function, size, rules, rng, seconds),
+            _("µs/hand"),
         )
     hands_unit, actions_unit = _("hands/s"), _("actions/s")
     for players in (2, 4):
         hands, actions, _count = rate(seconds, partial(play_hand, rules, players, rng))
         label = _("random play, {players} players ({api})").format(players=players, api="legal_actions/apply")
-        figures += [(label, hands, hands_unit), (label, actions, actions_unit)]
+        yield (label, hands, hands_unit)
+        yield (label, actions, actions_unit)
     hands, actions, _count = rate(seconds, lambda: play_hand_fast(rules, 2, rng))
     label = _("random play, {players} players ({api})").format(players=2, api="moves/play")
-    figures += [(label, hands, hands_unit), (label, actions, actions_unit)]
+    yield (label, hands, hands_unit)
+    yield (label, actions, actions_unit)
     hands, actions, _count = rate(seconds, partial(loop_floor, rng))
     floor = _("loop floor: the public-API loop, a do-nothing deal, {actions} actions a hand").format(
         actions=RANDOM_HAND_ACTIONS
     )
-    figures += [(floor, hands, hands_unit), (floor, actions, actions_unit)]
+    yield (floor, hands, hands_unit)
+    yield (floor, actions, actions_unit)
     seeds = iter(range(1 << 62))
     matches, _per_second, _runs = rate(seconds, lambda: play_match(rules, 2, rng, next(seeds)))
-    figures.append((_("random play, 2-player matches"), matches, _("matches/s")))
+    yield (_("random play, 2-player matches"), matches, _("matches/s"))
     deal = _midgame(rules, 2, 2026, 40)
     for history in (True, False):
 
@@ -301,10 +313,11 @@ def own_figures(seconds: float = 2.0) -> list[Figure]:
         _hands, copies, _count = rate(seconds, copy)
         call = "Deal.copy()" if history else "Deal.copy(history=False)"
         label = _("{call}, 2 players, {actions} actions in").format(call=call, actions=40)
-        figures.append((label, copies, _("copies/s")))
-        figures.append((label, copy_bytes(deal, history), _("bytes/copy")))
+        yield (label, copies, _("copies/s"))
+        yield (label, copy_bytes(deal, history), _("bytes/copy"))
     iterations, _searches = ismcts_rate(seconds)
-    figures.append(
-        (_("ismcts search ({iterations} iterations, 2 players)").format(iterations=300), iterations, _("iterations/s"))
+    yield (
+        _("ismcts search ({iterations} iterations, 2 players)").format(iterations=300),
+        iterations,
+        _("iterations/s"),
     )
-    return figures

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -18,12 +19,23 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperGroup
 
+from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
 from chinchon.game import Match
 from chinchon.i18n import _, cannot_close_reason, for_terminal, is_rtl, ngettext, set_language, translate_error
-from chinchon.melds import Arrangement, ClosingOption, best_arrangement, best_discard, check_hand, closing_options
+from chinchon.melds import (
+    Arrangement,
+    ClosingOption,
+    best_arrangement,
+    best_discard,
+    check_hand,
+    closing_options,
+    extend_meld,
+    is_chinchon,
+)
 from chinchon.record import loads
 from chinchon.record import replay as replay_record
 from chinchon.rules import Rules, format_option, parse_options
@@ -33,12 +45,28 @@ __all__ = ["EXIT_BAD_INPUT", "app", "main", "replay_lines", "rules_label", "rule
 EXIT_BAD_INPUT = 2
 """The exit status for input the program cannot use."""
 
+COMMAND_ORDER = ("play", "replay", "rules", "solve", "arena", "bench")
+"""The commands in the order ``--help`` lists them: a player's first; any other after these."""
+
+
+class _Commands(TyperGroup):
+    """The program's commands, listed in :data:`COMMAND_ORDER`."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        known = [name for name in COMMAND_ORDER if name in names]
+        return known + [name for name in names if name not in known]
+
+
 app = typer.Typer(
     name="chinchon",
     help="Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches.",
+    cls=_Commands,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Click's plain help: Rich's shows every switch with a "<bool>" value it does not take.
+    rich_markup_mode=None,
 )
 
 RulesOption = Annotated[
@@ -58,8 +86,19 @@ LangOption = Annotated[
 ]
 
 
+def _print_version(given: bool) -> None:
+    if given:
+        typer.echo(f"chinchon {_version('chinchon')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _chinchon() -> None:
+def _chinchon(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
     """Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches."""
 
 
@@ -203,34 +242,53 @@ def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, prese
         _line(console, _("Best discard: {card}"), card=best.discard)
         _print_arrangement(console, best.arrangement)
         return
+    # The best close for each card put face down: another arrangement of the same discard is only worse.
+    each: dict[Card, ClosingOption] = {}
+    for option in options:
+        each.setdefault(option.discard, option)
     _line(
         console,
         ngettext(
-            "This hand can close: {count} closing option, best first.",
-            "This hand can close: {count} closing options, best first.",
-            len(options),
+            "This hand can close with {count} card face down; its best arrangement:",
+            "This hand can close with any of {count} cards face down; the best arrangement of each, best first:",
+            len(each),
         ),
-        count=len(options),
+        count=len(each),
     )
     # Right-to-left languages read the columns from the right.
     rtl = is_rtl()
     order = slice(None, None, -1 if rtl else 1)
     table = Table(box=None, pad_edge=False, show_edge=False)
-    for header in (_("Discard"), _("Melds"), _("Loose"), _("Points"))[order]:
+    for header in (_("Face down"), _("Melds"), _("Loose"), _("Scores"))[order]:
         table.add_column(for_terminal(header), no_wrap=True, justify="right" if rtl else "left")
-    for option in options:
+    for option in each.values():
         arrangement = option.arrangement
         cells = [
             _styled(str(option.discard)),
             _styled(_show_melds(arrangement.melds)),
             _styled(_show_cards(arrangement.loose)),
-            Text(str(option.points)),
+            Text(for_terminal(close_score(option, cards, rules))),
         ]
         table.add_row(*cells[order])
     console.print(table)
 
 
-@app.command()
+def close_score(option: ClosingOption, hand: Sequence[Card], rules: Rules) -> str:
+    """What a close scores for the closer: its loose points, or the bonus of every card matched or a chinchón."""
+    if option.arrangement.loose:
+        return str(option.points)
+    rest = list(hand)
+    rest.remove(option.discard)
+    if is_chinchon(rest, rules):
+        if rules.chinchon == "win":
+            return _("chinchón: wins the match")
+        if isinstance(rules.chinchon, int):
+            return _("chinchón: {points}").format(points=rules.chinchon)
+        return _("chinchón, all matched: {points}").format(points=rules.clean_close_bonus)
+    return _("all matched: {points}").format(points=rules.clean_close_bonus)
+
+
+@app.command(short_help="The best melds of a hand, or every way to close it.")
 def solve(
     hand: Annotated[
         str, typer.Argument(help='The cards, e.g. "3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠ A♦" or "3h 4h 5h 6h 7c 7d 7s Ad".')
@@ -250,28 +308,139 @@ def solve(
     _print_solution(console, cards, chosen, rules_label(rules, rule))
 
 
-def replay_lines(match: Match) -> list[str]:
-    """A recorded match, hand by hand, as plain text lines in the current language."""
+_UNSAFE = dict.fromkeys(
+    [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)], "?"
+)
+"""Control characters (terminal escapes, new lines, bidirectional overrides): a record prints none of them."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (an escape sequence's ESC included) shown as ``?``.
+
+    >>> printable("Ana\x1b]0;owned\x07")
+    'Ana?]0;owned?'
+    """
+    return "".join("?" if "\ud800" <= char <= "\udfff" else char for char in text.translate(_UNSAFE))
+
+
+def rules_name(rules: Rules) -> str:
+    """The rules by their preset's name, with the options that differ from it: ``polaco``, ``clasico, limit=150``."""
+    options = rules.to_dict()
+
+    def differences(preset: str) -> dict[str, Any]:
+        base = Rules.preset(preset).to_dict()
+        return {key: value for key, value in options.items() if base.get(key) != value}
+
+    nearest = min(Rules.presets(), key=lambda preset: len(differences(preset)))
+    rest = differences(nearest)
+    return ", ".join([nearest, *(f"{key}={value}" for key, value in rest.items())])
+
+
+class _DealReader:
+    """Follows a finished or unfinished deal's piles and table, to say what each action did."""
+
+    def __init__(self, deal: Any) -> None:
+        self.rules: Rules = deal.rules
+        dealt = deal.rules.hand_size * len(deal.seats)
+        deck = list(deal.deck or [])
+        self.pile: list[Card] = deck[dealt : dealt + 1]
+        self.stock: list[Card] = deck[dealt + 1 :]
+        self.reshuffles: list[tuple[Card, ...]] = list(deal.reshuffles)
+        self.table: list[tuple[int, tuple[Card, ...]]] = []
+
+    def drawn(self, source: str) -> Card | None:
+        if source == "discard":
+            return self.pile.pop() if self.pile else None
+        if not self.stock and self.reshuffles:
+            self.stock = list(self.reshuffles.pop(0))
+            self.pile = self.pile[-1:]
+        return self.stock.pop(0) if self.stock else None
+
+    def melds_laid(self, seat: int, melds: Sequence[Sequence[Card]]) -> None:
+        self.table.extend((seat, tuple(meld)) for meld in melds)
+
+    def laid_off(self, card: Card, index: int) -> tuple[int, tuple[Card, ...]] | None:
+        if not 0 <= index < len(self.table):
+            return None
+        owner, meld = self.table[index]
+        self.table[index] = (owner, extend_meld(meld, card, self.rules) or (*meld, card))
+        return owner, meld
+
+
+def _action_line(reader: _DealReader, names: Sequence[str], seat: int, action: object, you: int | None) -> str:
+    """What a seat did, in words: ``Ana took 5♦ from the discard pile``."""
+
+    def said(mine: str, theirs: str, **params: object) -> str:
+        return (mine if seat == you else theirs).format(name=names[seat], **params)
+
+    if isinstance(action, Draw):
+        card = reader.drawn(action.source)
+        if action.source == "discard":
+            return said(
+                _("You took {card} from the discard pile"), _("{name} took {card} from the discard pile"), card=card
+            )
+        return said(_("You drew {card} from the stock"), _("{name} drew {card} from the stock"), card=card)
+    if isinstance(action, Discard):
+        reader.pile.append(action.card)
+        return said(_("You discarded {card}"), _("{name} discarded {card}"), card=action.card)
+    if isinstance(action, Close):
+        melds = list(action.melds or ())
+        reader.melds_laid(seat, melds)
+        return said(
+            _("You closed, putting {card} face down: {melds}"),
+            _("{name} closed, putting {card} face down: {melds}"),
+            card=action.discard,
+            melds=_show_melds(melds),
+        )
+    if isinstance(action, Show):
+        reader.melds_laid(seat, action.melds)
+        if not action.melds:
+            return said(_("You showed no melds"), _("{name} showed no melds"))
+        return said(_("You showed {melds}"), _("{name} showed {melds}"), melds=_show_melds(action.melds))
+    if isinstance(action, LayOff):
+        target = reader.laid_off(action.card, action.meld_index)
+        if target is None:
+            return said(_("You laid off {card}"), _("{name} laid off {card}"), card=action.card)
+        owner, meld = target
+        return said(
+            _("You laid off {card} on {meld} ({owner})"),
+            _("{name} laid off {card} on {meld} ({owner})"),
+            card=action.card,
+            meld=_show_melds([meld]),
+            owner=names[owner],
+        )
+    if isinstance(action, Pass):
+        return said(_("You passed"), _("{name} passed"))
+    return f"{names[seat]}: {action}"
+
+
+def replay_lines(match: Match, you: int | None = None) -> list[str]:
+    """A recorded match, hand by hand, as plain text lines in the current language.
+
+    ``you`` is the player's seat, told as "you"; seat names are shown without control characters.
+    """
     from chinchon.tui.session import void_line
 
-    names = match.names
+    names = [printable(name) for name in match.names]
+
+    def said(seat: int, mine: str, theirs: str, **params: object) -> str:
+        return (mine if seat == you else theirs).format(name=names[seat], **params)
+
     lines = [_("Match: {seats}").format(seats=", ".join(names))]
-    differences = match.rules.describe_differences()
-    lines.append(
-        _("Rules: {options}").format(options=", ".join(f"{k}={v}" for k, v in differences.items()))
-        if differences
-        else _("Rules: fournier")
-    )
+    lines.append(_("Rules: {preset}").format(preset=rules_name(match.rules)))
     reentries = [e for e in match.events if str(e.get("action", "")).startswith("reenter")]
     for number, deal in enumerate(match.deals, start=1):
         lines.append("")
-        lines.append(_("Deal {number}: {first} plays first").format(number=number, first=names[deal.first]))
+        if deal.first == you:
+            lines.append(_("Deal {number}: you play first").format(number=number))
+        else:
+            lines.append(_("Deal {number}: {first} plays first").format(number=number, first=names[deal.first]))
         for seat in deal.seats:
-            lines.append(
-                "  " + _("{name} holds {cards}").format(name=names[seat], cards=_show_cards(deal.hand_at_start(seat)))
-            )
+            cards = _show_cards(deal.hand_at_start(seat))
+            lines.append("  " + said(seat, _("You were dealt {cards}"), _("{name} was dealt {cards}"), cards=cards))
+        reader = _DealReader(deal)
         for seat, action in deal.history:
-            lines.append("  " + _("{name}: {action}").format(name=names[seat], action=str(action)))
+            lines.append("  " + _action_line(reader, names, seat, action, you))
         result = deal.result
         if result is None:
             lines.append("  " + _("(the deal is not finished)"))
@@ -285,8 +454,10 @@ def replay_lines(match: Match) -> list[str]:
             lines.append("  " + _("{name} made a chinchón!").format(name=names[result.closer]))
     for event in reentries:
         seat = event["seat"]
-        template = _("{name} re-entered") if event["action"] == "reenter yes" else _("{name} stayed out")
-        lines.append(template.format(name=names[seat]))
+        if event["action"] == "reenter yes":
+            lines.append(said(seat, _("You re-entered"), _("{name} re-entered")))
+        else:
+            lines.append(said(seat, _("You stayed out"), _("{name} stayed out")))
     lines.append("")
     lines.append(
         _("Totals: {totals}").format(totals=", ".join(f"{n} {t}" for n, t in zip(names, match.scores, strict=True)))
@@ -298,38 +469,56 @@ def replay_lines(match: Match) -> list[str]:
     return lines
 
 
-@app.command()
+@app.command(short_help="Print a recorded match hand by hand (the last one saved by default).")
 def replay(
     file: Annotated[
-        str,
+        str | None,
         typer.Argument(
-            help="A game record (JSON), as `chinchon play` saves it: last-match.json in ~/.local/share/chinchon"
-            " on Linux, or in $CHINCHON_DATA_DIR."
+            help="A game record (JSON), as `chinchon play` saves it (default: the last match saved,"
+            " last-match.json in ~/.local/share/chinchon on Linux, or in $CHINCHON_DATA_DIR)."
         ),
-    ],
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Print a recorded match hand by hand."""
+    from chinchon.files import read_text
+    from chinchon.tui.storage import StorageError, Store
+
     _setup(lang, "fournier")
+    you = None
+    if file is None:
+        store = Store()
+        try:
+            saved = store.load()
+        except StorageError as exc:
+            _fail(translate_error(exc))
+        if saved is None:
+            _fail(_("no match is saved in {folder}; give a record's file").format(folder=store.directory))
+        record, settings = saved
+        you = settings.human
+    else:
+        try:
+            text = read_text(file)
+        except OSError as exc:
+            _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
+        except UnicodeDecodeError as exc:
+            _fail(_("cannot read {file}: {error}").format(file=file, error=exc.reason))
+        try:
+            record = loads(text)
+        except ChinchonError as exc:
+            _fail(translate_error(exc))
     try:
-        with open(file, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
-    except UnicodeDecodeError as exc:
-        _fail(_("cannot read {file}: {error}").format(file=file, error=exc.reason))
-    try:
-        match = replay_record(loads(text))
+        match = replay_record(record)
     except ChinchonError as exc:
         _fail(translate_error(exc))
-    for line in replay_lines(match):
+    for line in replay_lines(match, you if you is not None and 0 <= you < match.players else None):
         typer.echo(for_terminal(line))
 
 
 # -- chinchon arena ----------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Bots against bots on duplicate deals.")
 def arena(
     bots: Annotated[
         str | None,
@@ -435,7 +624,7 @@ def arena(
 # -- chinchon rules ----------------------------------------------------------------
 
 
-@app.command("rules")
+@app.command("rules", short_help="Print the rules of a preset.")
 def rules_command(
     preset: Annotated[
         str | None, typer.Argument(help="The preset: fournier, clasico, online or polaco (default: --rules).")
@@ -463,7 +652,7 @@ def rules_command(
 # -- chinchon play -----------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Play a match against bots in the terminal.")
 def play(
     players: Annotated[
         int | None,
@@ -525,6 +714,8 @@ def play(
             session.log.append(line)
         ChinchonApp(session, speed=speed).run()
         return
+    if name is not None and not _is_text(name):
+        _fail(_("--name: a name is text (UTF-8) without control characters"))
     levels = [level.strip() for level in bots.split(",")] if bots else []
     if players is None:
         players = len(levels) + 1 if len(levels) > 1 else 3
@@ -570,6 +761,11 @@ def play(
     ChinchonApp(session, speed=speed, unfinished=unfinished).run()
 
 
+def _is_text(name: str) -> bool:
+    """Whether a name can be shown: no byte that was not UTF-8 (a lone surrogate) and no control character."""
+    return printable(name) == name
+
+
 _MOST_BENCH_SECONDS = 3600
 """The longest time ``chinchon bench`` spends on one figure (an hour)."""
 
@@ -579,6 +775,8 @@ def _unwritable(path: str) -> str | None:
     target = Path(os.path.realpath(path))
     if target.is_dir():
         return os.strerror(errno.EISDIR)
+    if target.exists() and not target.is_file():
+        return _("not a regular file")  # a FIFO or a device: never replaced by a report
     folder = target.parent
     if not folder.is_dir():
         return os.strerror(errno.ENOENT)
@@ -588,7 +786,7 @@ def _unwritable(path: str) -> str | None:
     return None if os.access(folder, os.W_OK | os.X_OK) else os.strerror(errno.EACCES)
 
 
-@app.command()
+@app.command(short_help="The engine's own speed.")
 def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="CPU seconds for each figure.")] = 2.0,
     lang: LangOption = None,
@@ -597,13 +795,25 @@ def bench(
     _setup(lang, "fournier")
     if not 0 < seconds <= _MOST_BENCH_SECONDS:
         _fail(_("--seconds must be more than 0 and at most {most}").format(most=_MOST_BENCH_SECONDS))
-    from chinchon.benchmark import own_figures
+    from chinchon.benchmark import MEASURES, measure_figures
 
-    for name, value, unit in own_figures(seconds):
-        typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
     try:
         from chinchon.env import env_steps_per_second
     except ImportError:
+        env_steps_per_second = None  # type: ignore[assignment]
+    measures = MEASURES + (2 if env_steps_per_second is not None else 0)
+    # On standard error, so that standard output stays the figures alone.
+    typer.echo(
+        for_terminal(
+            _("Measuring: about {total} s of CPU time in all; each line comes as soon as it is measured.").format(
+                total=f"{seconds * measures:.0f}"
+            )
+        ),
+        err=True,
+    )
+    for name, value, unit in measure_figures(seconds):
+        typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
+    if env_steps_per_second is None:
         typer.echo(_("environment steps: install the rl extra (pip install 'chinchon[rl]') to measure them"))
         return
     for players in (2, 4):

@@ -34,6 +34,7 @@ from chinchon.errors import N_, HandError
 from chinchon.rules import Rules
 
 __all__ = [
+    "MOST_CARDS",
     "Arrangement",
     "ClosingOption",
     "Solver",
@@ -732,7 +733,11 @@ def _disjoint_packings(melds: list[int]) -> list[tuple[tuple[int, ...], int]]:
 
 
 def _too_many(card: Card, copies: int) -> HandError:
-    return HandError(N_("there are only {copies} of {card} in the game"), copies=copies, card=card)
+    if copies == 1:
+        return HandError(N_("{card} is in the hand more than once, and the game has only one"), card=card)
+    return HandError(
+        N_("{card} is in the hand more than {copies} times, and the game has only {copies}"), copies=copies, card=card
+    )
 
 
 def solver_for(rules: Rules) -> Solver:
@@ -750,12 +755,24 @@ def solver_for(rules: Rules) -> Solver:
 _SOLVERS: dict[Rules, Solver] = {}
 
 
+MOST_CARDS = 11
+"""The most cards a hand holds under any rules: ten (``Rules.hand_size`` at most) and the card drawn."""
+
+
+def _check_count(cards: Sequence[Card]) -> None:
+    """Refuse more cards than any hand holds: the search grows fast with the cards (32 take seconds)."""
+    if len(cards) > MOST_CARDS:
+        raise HandError(N_("a hand holds at most {most} cards, not {count}"), most=MOST_CARDS, count=len(cards))
+
+
 def check_hand(cards: Sequence[Card], rules: Rules = _DEFAULT) -> None:
-    """Check that the rules' decks can hold these cards.
+    """Check that the rules' decks can hold these cards, and that no rules have a larger hand.
 
     Raises:
-        HandError: a card the deck does not have, or more copies than the decks hold.
+        HandError: more than :data:`MOST_CARDS` cards, a card the deck does not have, or more copies
+            than the decks hold.
     """
+    _check_count(cards)
     solver_for(rules).encode(cards)
 
 
@@ -766,8 +783,9 @@ def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangem
     order of search.
 
     Raises:
-        HandError: the deck cannot hold these cards.
+        HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
+    _check_count(cards)
     solver = rules.__dict__.get("_solver") or solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
@@ -785,8 +803,9 @@ def loose_points(cards: Sequence[Card], rules: Rules = _DEFAULT) -> int:
     1
 
     Raises:
-        HandError: the deck cannot hold these cards.
+        HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
+    _check_count(cards)
     solver = rules.__dict__.get("_solver") or solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
@@ -818,8 +837,9 @@ def arrangements(cards: Sequence[Card], rules: Rules = _DEFAULT) -> list[Arrange
     """Every distinct arrangement of the cards into melds and loose cards, best first.
 
     Raises:
-        HandError: the deck cannot hold these cards.
+        HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
+    _check_count(cards)
     solver = solver_for(rules)
     m1, m2, w, wilds = solver.encode(cards)
     found: dict[Arrangement, None] = {}

@@ -605,3 +605,19 @@ def test_bench_names_its_figures_in_the_chosen_language() -> None:
     assert any(line.startswith("solucionador: best_arrangement, 7 cartas") and "µs/mano" in line for line in lines)
     assert any(line.startswith("búsqueda ismcts (300 iteraciones") for line in lines)
     assert not any("players" in line or "hands/s" in line or "steps/s" in line for line in lines)
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt", "fr", "pl", "ar"])
+def test_the_report_fits_an_80_column_terminal_without_cutting_a_cell(language: str) -> None:
+    report = run_arena(ArenaConfig(bots=("random", "simple", "greedy"), players=2, boards=1, mode="hands", seed=1))
+    set_language(language)
+    try:
+        out = io.StringIO()
+        print_report(report, Console(file=out, width=80, force_terminal=True, color_system=None))
+    finally:
+        set_language("en")
+    text = out.getvalue()
+    tables = [line for line in text.splitlines() if "random" in line]
+    assert "…" not in text
+    assert all(len(line) <= 80 for line in tables), text
+    assert len(tables) >= 2  # a row of each table of the bots, and its Elo rating

@@ -71,12 +71,37 @@ def test_solve_hand_that_can_close_lists_every_option_best_first() -> None:
     assert "can close" in out
     rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] in {"A♦", "3♥", "6♥"}]
     assert rows, out
-    # The best option discards A♦ and leaves nothing loose.
+    # The best option discards A♦ and leaves nothing loose: every card matched scores -10.
     assert rows[0][0] == "A♦"
-    assert rows[0][-1] == "0"
+    assert " ".join(rows[0]).endswith("— all matched: -10")
     assert "[3♥ 4♥ 5♥ 6♥] [7♦ 7♠ 7♣]" in " ".join(rows[0])
     points = [int(row[-1]) for row in rows]
     assert points == sorted(points)
+
+
+def test_solve_lists_the_best_close_of_each_card_face_down_once() -> None:
+    """A♦ face down also closes with 3♥ loose (3 points): that weaker arrangement is not listed."""
+    result = run("solve", CAN_CLOSE)
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split() for line in result.stdout.splitlines() if line[:2] in {"A♦", "3♥", "6♥"}]
+    assert [row[0] for row in rows] == ["A♦", "3♥", "6♥"]
+    assert "any of 3 cards face down" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("preset", "hand", "scores"),
+    [
+        ("fournier", "3♥ 4♥ 5♥ 6♥ 7♥ J♥ Q♥ K♣", "chinchón, all matched: -10"),
+        ("online", "3♥ 4♥ 5♥ 6♥ 7♥ J♥ Q♥ K♣", "chinchón: wins the match"),
+        ("clasico", "2♦ 3♦ 4♦ 5♦ 6♦ 7♦ K♣ 8♦", "chinchón: wins the match"),
+    ],
+)
+def test_solve_says_when_a_close_is_a_chinchon(preset: str, hand: str, scores: str) -> None:
+    result = run("solve", hand, "--rules", preset)
+    assert result.exit_code == 0, result.stderr
+    assert scores in result.stdout
+    spanish = run("solve", hand, "--rules", preset, "--lang", "es")
+    assert "chinchón" in spanish.stdout and "matched" not in spanish.stdout and "wins" not in spanish.stdout
 
 
 def test_solve_hand_that_cannot_close_shows_the_best_discard() -> None:
@@ -202,6 +227,12 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], expected: s
     assert "Traceback" not in result.output
 
 
+def test_a_card_given_twice_is_told_as_a_sentence() -> None:
+    result = run("solve", "3♥ 3♥ 4♥ 5♥ 7♣ 7♦ 7♠")
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr == "error: 3♥ is in the hand more than once, and the game has only one\n"
+
+
 def test_bad_input_message_is_translated() -> None:
     result = run("solve", "3♥ 4♥ 5♥ 7♣ 7♦ 7♠ Xx", "--lang", "es")
     assert result.exit_code == EXIT_BAD_INPUT
@@ -271,7 +302,85 @@ def test_replay_prints_a_recorded_match(tmp_path: Path) -> None:
     assert f"Deal {len(match.deals)}: " in result.output
     assert f"Winner: {match.names[match.winner or 0]}" in result.output
     first = match.deals[0]
-    assert f"{match.names[first.history[0][0]]}: {first.history[0][1]}" in result.output
+    seat, action = first.history[0]
+    assert f"{match.names[seat]} drew " in result.output or f"{match.names[seat]} took " in result.output
+    assert str(action) not in result.output  # the engine's notation, "draw stock"
+
+
+def _random_match(players: int, preset: str, seed: int, names: list[str] | None = None) -> Any:
+    import random
+
+    from chinchon.actions import Close
+    from chinchon.game import Match
+    from chinchon.rules import Rules
+
+    match = Match(names or players, Rules.preset(preset), seed=seed)
+    rng = random.Random(seed)
+    while not match.over:
+        legal = match.legal_actions()
+        closes = [a for a in legal if isinstance(a, Close)]
+        match.apply(closes[0] if closes and rng.random() < 0.05 else rng.choice(legal))
+    return match
+
+
+@pytest.mark.parametrize(("players", "preset", "seed"), [(2, "fournier", 1), (3, "clasico", 2), (4, "polaco", 3)])
+def test_replay_names_every_card_drawn_and_each_one_was_held(players: int, preset: str, seed: int) -> None:
+    """Followed from the lines alone, every card discarded was in the hand: the draws name the right cards."""
+    import re
+    from collections import Counter
+
+    from chinchon.cli import replay_lines
+
+    match = _random_match(players, preset, seed)
+    assert any(deal.reshuffles for deal in match.deals)  # the stock ran out and was made again
+    hands: dict[str, Counter[str]] = {}
+    moves = 0
+    for line in replay_lines(match):
+        if found := re.fullmatch(r"  (.+) was dealt (.+)", line):
+            hands[found[1]] = Counter(found[2].split())
+        elif found := re.fullmatch(r"  (.+) (?:drew|took) (\S+) from the (?:stock|discard pile)", line):
+            hands[found[1]][found[2]] += 1
+        elif found := re.fullmatch(r"  (.+) discarded (\S+)", line):
+            assert hands[found[1]][found[2]] > 0, line
+            hands[found[1]][found[2]] -= 1
+            moves += 1
+    assert moves > 20
+
+
+def test_replay_without_a_file_reads_the_last_saved_match(tmp_path: Path) -> None:
+    from chinchon.rules import Rules
+    from chinchon.tui.session import Session
+    from chinchon.tui.storage import Settings, Store
+
+    store = Store(tmp_path)
+    settings = Settings(preset="polaco", bots=("simple",), seed=5, speed=0)
+    Session.start(settings, ["Tú", "Bot 1"], Rules.preset("polaco"), store, first=0)
+    result = run("replay", "--lang", "es", env={"CHINCHON_DATA_DIR": str(tmp_path)})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "Reglas: polaco" in lines
+    assert "Mano 1: empiezas tú" in lines
+    assert any(line.startswith("  Te repartieron ") for line in lines), lines
+    assert not any("Tú holds" in line or " was dealt" in line for line in lines)
+    empty = run("replay", env={"CHINCHON_DATA_DIR": str(tmp_path / "none")})
+    assert empty.exit_code == EXIT_BAD_INPUT
+    assert f"no match is saved in {tmp_path / 'none'}" in empty.stderr
+
+
+def test_replay_speaks_the_players_language_and_prints_no_control_character(tmp_path: Path) -> None:
+    import json
+
+    match = _random_match(2, "polaco", 4, names=["Ana\x1b]0;owned\x07", "Bea\u202e"])
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match.record(), ensure_ascii=False), encoding="utf-8")
+    result = run("replay", str(path), "--lang", "es")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "Ana?]0;owned?" in out
+    assert "Reglas: polaco" in out and "=" not in out
+    for raw in ("draw stock", "draw discard", "discard ", "layoff ", "show ", "close ", "pass", " holds "):
+        assert raw not in out, raw
 
 
 def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
@@ -288,3 +397,67 @@ def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
     assert "unknown version 99" in result.output
     missing = CliRunner().invoke(app, ["replay", str(tmp_path / "none.json"), "--lang", "en"])
     assert missing.exit_code == 2
+
+
+# -- the program's help ----------------------------------------------------------------
+
+
+def test_version() -> None:
+    from importlib.metadata import version
+
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"chinchon {version('chinchon')}\n"
+
+
+def test_help_lists_play_first_and_fits_80_columns() -> None:
+    result = run("--help", env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    commands = result.stdout.split("Commands:", 1)[1].split()
+    listed = [word for word in commands if word in {"play", "replay", "rules", "solve", "arena", "bench"}]
+    assert listed[0] == "play", result.stdout
+    lines = result.stdout.split("Commands:", 1)[1].splitlines()
+    assert all(len(line) <= 80 and not line.endswith("...") for line in lines), result.stdout  # none cut short
+
+
+def test_switches_are_shown_as_switches() -> None:
+    result = run("play", "--help", env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    assert "<bool>" not in result.stdout
+    resume = next(line for line in result.stdout.splitlines() if "--resume" in line)
+    assert resume.split()[0] == "--resume" and resume.split()[1] == "Continue", resume
+
+
+def test_bench_prints_each_figure_as_it_is_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first line comes before any measure, and each figure before the next one is measured."""
+    import typer
+
+    from chinchon import benchmark
+
+    events: list[str] = []
+    real_echo = typer.echo
+
+    def measured(seconds: float) -> Iterator[tuple[str, float, str]]:
+        for number in range(3):
+            events.append(f"measure {number}")
+            yield (f"figure {number}", 1.0, "x/s")
+
+    def echo(message: Any = None, **options: Any) -> None:
+        events.append("error line" if options.get("err") else str(message).split()[0] + " " + str(message).split()[1])
+        real_echo(message, **options)
+
+    monkeypatch.setattr(benchmark, "measure_figures", measured)
+    monkeypatch.setattr(benchmark, "own_figures", lambda seconds: list(measured(seconds)))
+    monkeypatch.setattr(typer, "echo", echo)
+    result = run("bench", "--seconds", "0.01")
+    assert result.exit_code == 0, result.stderr
+    assert "Measuring: about" in result.stderr
+    assert events[:7] == [
+        "error line",
+        "measure 0",
+        "figure 0",
+        "measure 1",
+        "figure 1",
+        "measure 2",
+        "figure 2",
+    ]

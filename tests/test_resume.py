@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -186,9 +187,16 @@ def test_a_save_directory_that_cannot_be_searched_is_a_clear_error(
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, *args, **options)
 
+    def os_open(path: Any, *args: Any, **options: Any) -> Any:
+        if refused(Path(path)):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_os_open(path, *args, **options)
+
+    real_os_open = os.open
     monkeypatch.setattr(Path, "stat", stat)
     monkeypatch.setattr(Path, "open", open_)
-    with pytest.raises(StorageError, match=f"cannot read {store.record_path}: Permission denied"):
+    monkeypatch.setattr(os, "open", os_open)
+    with pytest.raises(StorageError, match=f"cannot read {store.settings_path}: Permission denied"):
         store.load()
 
 

@@ -32,7 +32,7 @@ from chinchon.tui.app import ChinchonApp
 from chinchon.tui.rules_text import rules_paragraphs
 from chinchon.tui.screens import ChoiceScreen, EndScreen, InfoScreen, QuitScreen, ReEntryScreen
 from chinchon.tui.session import Session
-from chinchon.tui.storage import DATA_DIR_VARIABLE, Settings, Store
+from chinchon.tui.storage import DATA_DIR_VARIABLE, Settings, StorageError, Store
 from tests.test_showdown import after_a_close
 
 SIZE = (80, 24)
@@ -129,6 +129,9 @@ DEAL_2 = stack_deck(
     stock=cards("J♦"),
 )
 
+TAKEN_QUEEN = "8"
+"""The key of Q♣ once Ana has taken it from DEAL_1's discard pile (her hand sorted by suit)."""
+
 CLASICO = Rules.preset("clasico")
 # Deal 1 (Ana first): Ana has nothing, draws 2♣ and throws K♣; the bot closes with every
 # card matched; Ana goes out and re-enters.
@@ -157,11 +160,14 @@ def test_a_whole_match_with_layoffs() -> None:
 
     async def script(pilot: Pilot[Any]) -> None:
         assert "Your turn: draw from the stock (s) or take Q♣ from the discard pile (d)." in screen_text(app)
-        # Take Q♣ from the discard pile: it is picked; Enter throws it back.
+        # Take Q♣ from the discard pile: nothing is picked, so Enter throws nothing back.
         await press(pilot, "d")
         assert session.observation().phase is Phase.DISCARD
-        assert app.table.picked == Card.parse("Q♣")
+        assert app.table.picked is None
         await press(pilot, "enter")
+        assert session.observation().phase is Phase.DISCARD
+        assert "Pick a card first" in screen_text(app)
+        await press(pilot, key_of(app.table.shown.index(Card.parse("Q♣"))), "enter")
         assert "You took Q♣ from the discard pile" in session.log
         assert "You discarded Q♣" in session.log
         assert "Bot 1 drew from the stock" in session.log
@@ -247,6 +253,61 @@ def test_a_short_clasico_match_with_reentry() -> None:
 
     run(app, script)
     assert session.match.winner == 1
+
+
+def test_a_card_taken_from_the_discard_pile_is_not_picked() -> None:
+    """The discard trap: Enter right after taking the pile's card does not throw it back."""
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "d", "enter", "enter")
+        assert session.observation().phase is Phase.DISCARD
+        assert Card.parse("Q♣") in session.observation().hand
+        assert "You discarded Q♣" not in session.log
+        assert "Pick a card first" in screen_text(app)
+        assert app.table.new_card == Card.parse("Q♣")  # still marked as the card just taken
+        await pilot.click("#card-7")
+        await settle(pilot)
+        assert app.table.picked == Card.parse("Q♣")
+
+    run(app, script)
+
+
+def test_drawing_twice_is_told_as_a_sentence_for_the_player() -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s", "d")
+        text = screen_text(app)
+        assert "You have drawn: now discard a card (pick it, Enter) or close (c)." in text
+        assert "discard or close" not in text
+
+    run(app, script)
+
+
+@pytest.mark.parametrize(("language", "yes", "no"), [("es", "s", "n"), ("fr", "o", "n"), ("pl", "t", "n")])
+def test_the_keys_for_yes_and_no_follow_the_language(language: str, yes: str, no: str) -> None:
+    """Re-entry is answered with the language's yes; the quit box shows its keys and takes them."""
+    set_language(language)
+    session = session_for("clasico", [CLASICO_1, CLASICO_2], scores=[98, 90])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "s")
+        await press(pilot, key_of(app.table.shown.index(Card.parse("K♣"))), "enter", "enter")
+        assert isinstance(app.screen, ReEntryScreen)
+        assert f" {yes} " in screen_text(app).replace("\n", " ")
+        await press(pilot, yes)
+        assert session.match.scores[0] == 80 + 47  # re-entered at 80, then the bot's chinchón
+        await press(pilot, "enter", "n", "q")  # past the results and the end: a new match, then quit
+        assert isinstance(app.screen, QuitScreen)
+        await press(pilot, no)
+        assert not isinstance(app.screen, QuitScreen)
+        await press(pilot, "q", yes)
+
+    run(app, script)
 
 
 def test_the_mouse_draws_picks_and_discards() -> None:
@@ -366,7 +427,7 @@ def test_resume_restores_the_exact_match() -> None:
     app = ChinchonApp(session)
 
     async def script(pilot: Pilot[Any]) -> None:
-        await press(pilot, "d", "enter", "s", "q")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "q")
         assert isinstance(app.screen, QuitScreen)
         await press(pilot, "y")
 
@@ -459,6 +520,8 @@ def test_resume_without_a_saved_match_is_an_error() -> None:
         (["--speed", "-1"], "--speed must be from 0 to 60 seconds, not -1.0"),
         (["--speed", "inf"], "--speed must be from 0 to 60 seconds, not inf"),
         (["--speed", "nan"], "--speed must be from 0 to 60 seconds, not nan"),
+        (["--name", "\udcff"], "--name: a name is text (UTF-8) without control characters"),
+        (["--name", "Ana\x1b]0;owned\x07"], "--name: a name is text (UTF-8) without control characters"),
     ],
 )
 def test_play_refuses_bad_options(args: list[str], message: str) -> None:
@@ -507,7 +570,7 @@ def test_snapshot_table(snap_compare: Any) -> None:
 def test_snapshot_may_close(snap_compare: Any) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -515,7 +578,7 @@ def test_snapshot_may_close(snap_compare: Any) -> None:
 def test_snapshot_closing_options(snap_compare: Any) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s", "c")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -523,7 +586,7 @@ def test_snapshot_closing_options(snap_compare: Any) -> None:
 def test_snapshot_results(snap_compare: Any) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s", "c", "1")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c", "1")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -531,7 +594,7 @@ def test_snapshot_results(snap_compare: Any) -> None:
 def test_snapshot_layoffs(snap_compare: Any) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s", "c", "1", "enter", "1")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c", "1", "enter", "1")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -565,7 +628,7 @@ def test_snapshot_table_in_arabic(snap_compare: Any) -> None:
 
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -575,7 +638,7 @@ def test_snapshot_results_in_arabic(snap_compare: Any) -> None:
 
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await press(pilot, "d", "enter", "s", "c", "1")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c", "1")
 
     assert snap_compare(_snapshot_app(), terminal_size=SIZE, run_before=before)
 
@@ -745,7 +808,7 @@ def test_quitting_on_a_deals_results_shows_them_again_on_resume() -> None:
     app = ChinchonApp(session)
 
     async def script(pilot: Pilot[Any]) -> None:
-        await press(pilot, "d", "enter", "s", "c", "1")
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "c", "1")
         assert isinstance(app.screen, InfoScreen) and session.observation().deal_number == 2
         await press(pilot, "q", "y")
 
@@ -802,7 +865,7 @@ def test_play_asks_before_replacing_an_unfinished_match(launched: list[ChinchonA
     assert result.exit_code == 0, result.output
     app = launched[0]
     assert app.unfinished is not None and app.unfinished.match.record() == saved.match.record()
-    assert app.session.store is None and Store().load() == before  # nothing replaced yet
+    assert app.offered.store is None and Store().load() == before  # nothing replaced yet
     unfinished = app.unfinished
 
     async def script(pilot: Pilot[Any]) -> None:
@@ -827,6 +890,9 @@ def test_the_player_chooses_the_unfinished_match_or_the_new_one(keys: list[str],
         assert isinstance(app.screen, ChoiceScreen)
         text = screen_text(app)
         assert "An unfinished match is saved" in text and "totals: Ana 40, Bot 1 60" in text
+        # Behind the question, the unfinished match: the new one (clasico) is not dealt in view.
+        behind = "\n".join(strip.text for strip in app.table._compositor.render_strips())
+        assert "fournier" in behind and "clasico" not in behind
         await press(pilot, *keys)
         current: object = app.screen  # a fresh name: mypy would keep the narrowing above
         assert current is app.table
@@ -838,3 +904,96 @@ def test_the_player_chooses_the_unfinished_match_or_the_new_one(keys: list[str],
     record, settings_saved = loaded
     chosen = unfinished if kept else new
     assert record == chosen.match.record() and settings_saved == chosen.settings
+
+
+def test_a_saved_name_that_is_not_text_is_refused_naming_the_file() -> None:
+    import hashlib
+    import json
+
+    store = Store()
+    session = session_for("fournier", [DEAL_1, DEAL_2], store=store)
+    assert session.store is store
+    text = store.record_path.read_text("utf-8").replace('"Ana"', '"\\udcffna"')
+    store.record_path.write_text(text, "utf-8")
+    settings = json.loads(store.settings_path.read_text("utf-8"))
+    settings["record_sha256"] = hashlib.sha256(text.encode()).hexdigest()
+    store.settings_path.write_text(json.dumps(settings), "utf-8")
+    with pytest.raises(StorageError, match=f"{store.record_path}: the seat name '\\\\udcffna' is not text"):
+        Session.resume(store)
+
+
+@pytest.mark.parametrize(
+    ("language", "size"),
+    [(language, (80, 24)) for language in ("en", "es", "pt", "fr", "pl", "ar")] + [("en", (60, 20))],
+)
+def test_the_key_footer_and_the_help_fit_the_screen(language: str, size: tuple[int, int]) -> None:
+    """The footer keeps help and quit in every phase; the help's keys column is never cut."""
+    from chinchon.i18n import pgettext
+
+    set_language(language)
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+    help_label, quit_label = pgettext("key", "help"), pgettext("key", "quit")
+
+    def footer() -> str:
+        return str(app.table.query_one("#keys").render())
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            for keys in ([], ["s"]):  # the draw, then the discard with eight cards
+                await press(pilot, *keys)
+                text = footer()
+                assert "?" in text and "q" in text, text
+                assert (help_label in text and quit_label in text) or language == "ar", text
+            await press(pilot, "question_mark")
+            assert isinstance(app.screen, InfoScreen)
+            text = screen_text(app)
+            for key in ("← → 1-9", "⇧← ⇧→ < >", "Enter"):
+                assert key in text, text
+            assert "a letter (a, b, c…)" in text or language != "en" or size != (80, 24)  # else below, scrolled
+
+    asyncio.run(main())
+
+
+def test_a_screen_below_the_smallest_size_says_so_instead_of_a_broken_table() -> None:
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def main() -> None:
+        async with app.run_test(size=(40, 12)) as pilot:
+            await settle(pilot)
+            text = screen_text(app)
+            assert "The terminal is 40×12; the table" in text and "60×16" in text
+            assert "╭─ 1 ─╮" not in text and "Stock" not in text
+            await pilot.resize_terminal(60, 16)
+            await settle(pilot)
+            text = screen_text(app)
+            assert "The terminal is" not in text
+            assert "╭─ 1 ─╮" in text
+
+    asyncio.run(main())
+
+
+def test_once_out_the_player_plays_the_rest_at_full_speed() -> None:
+    """Ana goes out at 99 points in a three-player match; f then plays the bots' match at once."""
+    session = session_for("fournier", [], players=3, scores=[99, 0, 0], seed=5)
+    app = ChinchonApp(session, speed=0.01)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "f")
+        assert app.speed == 0.01 and "Full speed (f) is for once you are out" in screen_text(app)
+        for _turn in range(40):
+            if isinstance(app.screen, InfoScreen):
+                await press(pilot, "enter")
+            elif session.human_to_move():
+                await press(pilot, "s", "1", "enter")
+            if session.match.scores[0] > 100:
+                break
+        assert session.match.scores[0] > 100 and not session.match.over
+        assert isinstance(app.screen, InfoScreen)  # the results of the deal that put Ana out
+        assert "f full speed" in str(app.table.query_one("#keys").render())
+        app.speed = 5.0  # the bots' first move of the next deal waits 5 s: f comes first
+        await pilot.press("enter")
+        await pilot.press("f")
+        assert app.speed == 0
+
+    run(app, script)

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 
+from chinchon.files import read_text
+
 __all__ = ["Trees", "load_model", "read_model"]
 
 _Tree = tuple[list[int], list[float], list[int], list[int], list[float]]
@@ -91,11 +93,10 @@ def read_model(path: str) -> Trees:
     """A model in a JSON file (what ``scripts/train_discards.py fit`` writes), read once per process.
 
     Raises:
-        OSError: the file cannot be read.
-        ValueError: the file is not a well-formed model; the message says what is wrong.
+        OSError: the file cannot be read, is not a regular file or is too large (see chinchon.files).
+        ValueError: the file is not a well-formed model (not UTF-8 included); the message says what is wrong.
     """
-    with open(path, encoding="utf-8") as file:
-        return _parse(file.read())
+    return _parse(read_text(path))
 
 
 def _parse(text: str) -> Trees:
@@ -108,6 +109,8 @@ def _parse(text: str) -> Trees:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"not JSON ({error})") from None
+    except RecursionError:
+        raise ValueError("not JSON (nested too deep)") from None
     if not isinstance(data, dict):
         raise ValueError("a tree model is a JSON object")
     return Trees(data)

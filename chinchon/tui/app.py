@@ -54,7 +54,9 @@ from chinchon.tui.screens import (
     QuitScreen,
     ReEntryScreen,
     key_line,
+    no_key,
     paragraph,
+    yes_key,
 )
 from chinchon.tui.session import Session
 
@@ -64,6 +66,9 @@ SORTS = ("suit", "rank", "own")
 """The orders of the hand: by suit, by rank, or the player's own."""
 
 _SHEET_DEALS = 6  # the most deals a score sheet shows, the latest ones
+
+MIN_WIDTH, MIN_HEIGHT = 60, 16
+"""The smallest terminal the table works in (wider when the hand's cards need it)."""
 
 
 def _sort_name(sort: str) -> str:
@@ -76,6 +81,12 @@ def _loose_after(hand: Sequence[Card], used: Sequence[Card]) -> list[Card]:
     for card in used:
         rest.remove(card)
     return rest
+
+
+def _sentence(message: str) -> str:
+    """An engine's message as a sentence on the table: a capital letter and a full stop."""
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?")) else message + "."
 
 
 def _points(cards: Sequence[Card], rules: Rules) -> int:
@@ -94,6 +105,7 @@ def all_keys() -> list[tuple[str, str]]:
         ("o", _("sort the hand by suit, by rank, or in your order")),
         ("h", _("the discard pile's history")),
         ("a", _("let the game make your showdown choices")),
+        ("f", _("once you are out: play the rest of the match at full speed")),
         ("?", _("this help and the rules")),
         ("q", _("quit; the match is saved for --resume")),
     ]
@@ -266,6 +278,9 @@ class TableScreen(Screen[None]):
     #hint.-close { text-style: bold reverse; }
     #prompt.-error { text-style: bold; color: $error; }
     #keys { background: $primary-background; }
+    #too-small { display: none; height: 1fr; padding: 1 2; }
+    TableScreen.-too-small > * { display: none; }
+    TableScreen.-too-small > #too-small { display: block; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -281,6 +296,7 @@ class TableScreen(Screen[None]):
         Binding("o", "sort", show=False),
         Binding("h", "history", show=False),
         Binding("a", "auto", show=False),
+        Binding("f", "full_speed", show=False),
     ]
 
     def __init__(self, cards: int) -> None:
@@ -320,6 +336,27 @@ class TableScreen(Screen[None]):
         yield Static(id="prompt", classes="text")
         yield Static(id="hint", classes="text")
         yield Static(id="keys", classes="text")
+        yield Static(id="too-small")
+
+    def _least_size(self) -> tuple[int, int]:
+        """The smallest screen the table works in: the hand's cards side by side, and 16 lines."""
+        return max(MIN_WIDTH, 7 * self.card_slots + 2), MIN_HEIGHT
+
+    def _check_size(self) -> None:
+        width, height = self.size.width, self.size.height
+        least_width, least_height = self._least_size()
+        small = width < least_width or height < least_height
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                paragraph(
+                    _(
+                        "The terminal is {width}×{height}; the table needs at least {least_width}×{least_height}. "
+                        "Make the window larger (q quits; the match is saved)."
+                    ).format(width=width, height=height, least_width=least_width, least_height=least_height),
+                    max(10, width - 4),
+                )
+            )
 
     def _fit_hand(self) -> None:
         # Cards lose the gap between them when a gap each would push the last ones off the screen.
@@ -328,9 +365,12 @@ class TableScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_hand()
+        self._check_size()
+        self.refresh_view()
 
     def on_mount(self) -> None:
         self._fit_hand()
+        self._check_size()
         self.set_class(is_rtl(), "-rtl")
         if is_rtl():
             for widget in (self.query_one("#opponents"), self.query_one("#totals"), self.query_one("#melds")):
@@ -348,6 +388,7 @@ class TableScreen(Screen[None]):
             self.card_slots = cards
             hand = self.query_one("#hand", Horizontal)
             self._fit_hand()
+            self._check_size()
             hand.remove_children()
             hand.mount_all([CardView(index) for index in range(cards)])
 
@@ -601,14 +642,22 @@ class TableScreen(Screen[None]):
             ]
         elif turn and obs.phase is Phase.SHOWDOWN:
             keys += [("↵", pgettext("key", "choose")), ("a", pgettext("key", "auto"))]
-        keys += [
+        last = [("?", pgettext("key", "help")), ("q", pgettext("key", "quit"))]
+        session = self.game.session
+        if not _in_play(obs, session.human) and not obs.match_over and self.game.speed > 0:
+            keys.append(("f", pgettext("key", "full speed")))
+        # The keys that do not fit are left out, help and quit last of all: the help lists every key.
+        room = self.size.width - 2
+        for key in [
             ("o", pgettext("key", "sort")),
             ("⇧←→", pgettext("key", "move")),
             ("h", pgettext("key", "history")),
-            ("?", pgettext("key", "help")),
-            ("q", pgettext("key", "quit")),
-        ]
-        return key_line(keys)
+        ]:
+            if key_line([*keys, key, *last]).cell_len <= room:
+                keys.append(key)
+        while len(keys) > 1 and key_line([*keys, *last]).cell_len > room:
+            keys.pop()
+        return key_line([*keys, *last])
 
     # -- the player's keys and clicks ----------------------------------------------------
 
@@ -671,11 +720,17 @@ class TableScreen(Screen[None]):
         """Draw from the stock or the discard pile."""
         if not self._my_turn():
             return
+        if self.game.session.observation().phase is Phase.DISCARD:
+            self._say(_("You have drawn: now discard a card (pick it, Enter) or close (c)."))
+            return
         before = list(self.game.session.observation().hand)
         self.game.human_play(Draw("stock" if source == "stock" else "discard"))
         drawn = Counter(self.game.session.observation().hand) - Counter(before)
         if len(drawn) == 1:
-            self.new_card = self.picked = next(iter(drawn))
+            self.new_card = next(iter(drawn))
+            # A card from the stock is picked, ready to throw; one taken from the discard pile was
+            # taken to keep: picking it would let Enter throw it straight back.
+            self.picked = self.new_card if source == "stock" else None
             self.picked_place = None
             self.refresh_view()
 
@@ -722,6 +777,16 @@ class TableScreen(Screen[None]):
         """Show the discard pile's history."""
         self.game.show_history()
 
+    def action_full_speed(self) -> None:
+        """Once the player is out of the match, play the rest of it at once."""
+        session = self.game.session
+        obs = session.observation()
+        if _in_play(obs, session.human) or obs.match_over:
+            self._say(_("Full speed (f) is for once you are out of the match."))
+            return
+        self.game.speed = 0
+        self._say(_("The rest of the match plays at full speed."))
+
     def action_auto(self) -> None:
         """Let the game make the player's showdown decisions for this deal."""
         obs = self.game.session.observation()
@@ -755,13 +820,15 @@ class ChinchonApp(App[None]):
         """Play ``session``; with ``unfinished`` (a saved match), first ask which of the two to play.
 
         ``session`` should then be unsaved (no store): it replaces the saved match only if chosen.
+        Until then the table shows the unfinished match: the new one is not dealt before the player's eyes.
         """
         super().__init__()
-        self.session = session
+        self.offered = session
+        self.session = unfinished if unfinished is not None else session
         self.unfinished = unfinished
         self._speed_given = speed is not None
-        self.speed = session.settings.speed if speed is None else speed
-        self.table = TableScreen(session.match.rules.hand_size + 1)
+        self.speed = self.session.settings.speed if speed is None else speed
+        self.table = TableScreen(self.session.match.rules.hand_size + 1)
         self.bot_running = False
         self._auto_deal: int | None = None
         self._choice_put_away = False
@@ -798,13 +865,13 @@ class ChinchonApp(App[None]):
         def chosen(answer: object) -> None:
             self.unfinished = None
             if answer == 1:
-                self.session.store = unfinished.store
-                self.session.save()
-            else:
-                self.session = unfinished
+                offered = self.offered
+                offered.store = unfinished.store
+                offered.save()
+                self.session = offered
                 if not self._speed_given:
-                    self.speed = unfinished.settings.speed
-                self.table.reset(unfinished.match.rules.hand_size + 1)
+                    self.speed = offered.settings.speed
+                self.table.reset(offered.match.rules.hand_size + 1)
             self._schedule_advance()
 
         self.push_screen(ChoiceScreen(_("An unfinished match is saved"), body, options, keys), chosen)
@@ -872,7 +939,7 @@ class ChinchonApp(App[None]):
         try:
             self.session.play(action, self.session.human)
         except IllegalAction as error:
-            self.table.message = translate_error(error)
+            self.table.message = _sentence(translate_error(error))
         else:
             self.table.message = None
             self._choice_put_away = False
@@ -1013,7 +1080,9 @@ class ChinchonApp(App[None]):
 
         self.push_screen(
             ReEntryScreen(
-                _("You are out"), body, [("y", pgettext("key", "re-enter")), ("n", pgettext("key", "stay out"))]
+                _("You are out"),
+                body,
+                [(yes_key(), pgettext("key", "re-enter")), (no_key(), pgettext("key", "stay out"))],
             ),
             answered,
         )
@@ -1154,9 +1223,16 @@ class ChinchonApp(App[None]):
         if isinstance(self.screen, InfoScreen):
             return
         preset = self.session.settings.preset
-        keys = table([_("Key"), _("What it does")], all_keys())
+        keys = table([_("Key"), _("What it does")], all_keys(), wrap=(1,))
         body: list[RenderableType] = [
             keys,
+            Text(),
+            paragraph(
+                _(
+                    "Under the cards of your hand, a letter (a, b, c…) and a colour mark the melds of its best "
+                    "arrangement; a card without a letter is loose. The card just drawn is underlined."
+                )
+            ),
             Text(),
             paragraph(
                 _(
@@ -1191,6 +1267,8 @@ class ChinchonApp(App[None]):
         else:
             body = [paragraph(_("The match is saved: chinchon play --resume continues it."))]
         self.push_screen(
-            QuitScreen(_("Quit the game?"), body, [("y", pgettext("key", "quit")), ("n", pgettext("key", "back"))]),
+            QuitScreen(
+                _("Quit the game?"), body, [(yes_key(), pgettext("key", "quit")), (no_key(), pgettext("key", "back"))]
+            ),
             answered,
         )

@@ -133,16 +133,33 @@ def arrangement_of(cards: Sequence[Card], rules: Rules) -> Arrangement:
     return best_arrangement(cards, rules)
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, right: Sequence[int] = ()) -> RenderableType:
-    """A table of text cells; right-to-left languages read its columns from the right."""
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], *, right: Sequence[int] = (), wrap: Sequence[int] = ()
+) -> RenderableType:
+    """A table of text cells; right-to-left languages read its columns from the right.
+
+    With ``wrap``, those columns' cells wrap when the table is too wide, and the other columns are never cut.
+    """
     rtl = is_rtl()
     order = slice(None, None, -1 if rtl else 1)
     columns = list(range(len(headers)))[order]
     grid = Table(box=None, pad_edge=False, show_edge=False, expand=False, padding=(0, 1))
     for index in columns:
+        whole = None
+        if wrap and index not in wrap:
+            whole = max(line(text).cell_len for text in [headers[index], *(row[index] for row in rows)])
         grid.add_column(
-            line(headers[index], "bold"), justify="right" if (index in right) != rtl else "left", no_wrap=True
+            line(headers[index], "bold"),
+            justify="right" if (index in right) != rtl else "left",
+            no_wrap=index not in wrap,
+            min_width=whole,
         )
     for row in rows:
-        grid.add_row(*(line(row[index]) for index in columns))
+        cells = []
+        for index in columns:
+            cell = line(row[index])
+            if index in wrap:
+                cell.no_wrap, cell.overflow = False, "fold"
+            cells.append(cell)
+        grid.add_row(*cells)
     return grid

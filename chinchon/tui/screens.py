@@ -11,10 +11,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
-from chinchon.i18n import is_rtl
+from chinchon.i18n import is_rtl, pgettext
 from chinchon.tui.render import line, visual
 
 __all__ = [
@@ -26,7 +27,9 @@ __all__ = [
     "QuitScreen",
     "ReEntryScreen",
     "key_line",
+    "no_key",
     "paragraph",
+    "yes_key",
 ]
 
 T = TypeVar("T")
@@ -214,7 +217,26 @@ class ChoiceScreen(Dialog[Any]):
         self.dismiss(None)
 
 
-class ReEntryScreen(Dialog[bool]):
+def yes_key() -> str:
+    """The key that answers yes in the player's language (``y`` is taken too)."""
+    return pgettext("the key that answers yes", "y")
+
+
+def no_key() -> str:
+    """The key that answers no in the player's language (``n`` is taken too)."""
+    return pgettext("the key that answers no", "n")
+
+
+class _YesOrNo:
+    """Answers a question with the language's keys for yes and no (``s``/``n`` in Spanish, ``o``/``n`` in French)."""
+
+    def on_key(self, event: Key) -> None:
+        if event.character in (yes_key(), no_key()) and event.character not in ("y", "n"):
+            event.stop()
+            self.action_answer(event.character == yes_key())  # type: ignore[attr-defined]
+
+
+class ReEntryScreen(_YesOrNo, Dialog[bool]):
     """The re-entry question: yes or no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -240,7 +262,7 @@ class EndScreen(Dialog[bool]):
         self.dismiss(again)
 
 
-class QuitScreen(Dialog[bool]):
+class QuitScreen(_YesOrNo, Dialog[bool]):
     """Whether to quit: answers yes or no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

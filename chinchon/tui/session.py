@@ -28,8 +28,8 @@ from chinchon.bots.showdown import own_showdown_choice
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import N_, ChinchonError
 from chinchon.game import DealResult, Match, Observation, Phase, TableMeld
-from chinchon.i18n import _, ngettext
-from chinchon.record import replay
+from chinchon.i18n import _, ngettext, translate_error
+from chinchon.record import RecordError, replay
 from chinchon.rules import Rules
 from chinchon.tui.storage import Settings, StorageError, Store
 
@@ -113,11 +113,23 @@ class Session:
         if loaded is None:
             return None
         record, settings = loaded
-        match = replay(record, go_on=True)
+        try:
+            match = replay(record, go_on=True)
+        except RecordError as error:
+            raise StorageError(
+                N_("{file}: the saved match is damaged ({error})"), file=store.record_path, error=translate_error(error)
+            ) from None
         if match.over:
             return None
         if not 0 <= settings.human < match.players:
             raise StorageError(N_("the saved settings are damaged"))
+        for name in match.names:
+            if any("\ud800" <= char <= "\udfff" or char < " " or "\x7f" <= char < "\xa0" for char in name):
+                raise StorageError(
+                    N_("{file}: the seat name {name} is not text that can be shown"),
+                    file=store.record_path,
+                    name=ascii(name),
+                )
         session = cls(match, settings, store)
         observation = session.observation()
         session.log.append(_("The match goes on where it was left."))

@@ -9,13 +9,12 @@ when that is set.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import errno
+import hashlib
 import json
 import math
 import os
-import secrets
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,9 @@ from typing import Any
 import platformdirs
 
 from chinchon.errors import N_, ChinchonError
-from chinchon.record import dumps, loads
+from chinchon.files import read_text, sync_folder, write_temporary, write_whole
+from chinchon.i18n import translate_error
+from chinchon.record import RecordError, dumps, loads
 
 __all__ = ["DATA_DIR_VARIABLE", "Settings", "StorageError", "Store", "data_dir", "write_whole"]
 
@@ -32,6 +33,8 @@ DATA_DIR_VARIABLE = "CHINCHON_DATA_DIR"
 
 RECORD_FILE = "last-match.json"
 SETTINGS_FILE = "last-match.settings.json"
+DIGEST_KEY = "record_sha256"
+"""The settings' key for the digest of the record they were saved with."""
 MOST_SPEED = 60.0
 """The longest pause between the bots' moves, in seconds."""
 
@@ -110,63 +113,94 @@ class Store:
         return self.directory / SETTINGS_FILE
 
     def save(self, record: dict[str, Any], settings: Settings) -> None:
-        """Save a match's record and settings, replacing the last match.
+        """Save a match's record and settings, replacing the last match: both files, or neither.
+
+        Both are written to temporary files first, so a failed write (a full disk) leaves the
+        previous pair as it was. The settings name their record by its digest and are moved into
+        place first: a process killed before it moved the record leaves that record's temporary
+        file, which :meth:`load` finds and moves.
 
         Raises:
             OSError: the files cannot be written.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
-        write_whole(self.settings_path, json.dumps(settings.to_dict(), indent=1) + "\n")
-        write_whole(self.record_path, dumps(record) + "\n")
+        record_text = dumps(record) + "\n"
+        document = {**settings.to_dict(), DIGEST_KEY: _digest(record_text)}
+        record_temporary, record_target = write_temporary(self.record_path, record_text)
+        written = [record_temporary]
+        try:
+            settings_temporary, settings_target = write_temporary(
+                self.settings_path, json.dumps(document, indent=1) + "\n"
+            )
+            written.append(settings_temporary)
+            os.replace(settings_temporary, settings_target)
+            written.remove(settings_temporary)
+        except BaseException:
+            for temporary in written:
+                temporary.unlink(missing_ok=True)
+            raise
+        # Kept if this fails: the settings now name this record, and load() finishes the move.
+        os.replace(record_temporary, record_target)
+        sync_folder(record_target.parent)
 
     def load(self) -> tuple[dict[str, Any], Settings] | None:
         """The saved record and settings, or ``None`` when no match was saved.
 
         Raises:
-            StorageError: the files cannot be read.
-            RecordError: the record is not JSON.
+            StorageError: the files cannot be read, or are damaged (the message names the file).
         """
-        texts = []
-        for path in (self.record_path, self.settings_path):
-            try:
-                texts.append(path.read_text(encoding="utf-8"))
-            except FileNotFoundError:
-                return None
-            except OSError as error:
-                raise StorageError(
-                    N_("cannot read {file}: {error}"), file=path, error=error.strerror or error
-                ) from None
-            except UnicodeDecodeError as error:
-                raise StorageError(N_("cannot read {file}: {error}"), file=path, error=error.reason) from None
-        record_text, settings_text = texts
+        settings_text = self._read(self.settings_path)
+        if settings_text is None:
+            return None
         try:
-            settings = json.loads(settings_text)
+            document = json.loads(settings_text)
         except (ValueError, RecursionError):
-            raise StorageError(N_("the saved settings are damaged")) from None
-        return loads(record_text), Settings.from_dict(settings)
+            raise StorageError(N_("{file}: the saved settings are damaged"), file=self.settings_path) from None
+        try:
+            settings = Settings.from_dict(document)
+        except StorageError:
+            raise StorageError(N_("{file}: the saved settings are damaged"), file=self.settings_path) from None
+        record_text = self._read(self.record_path)
+        digest = document.get(DIGEST_KEY)
+        if isinstance(digest, str) and (record_text is None or _digest(record_text) != digest):
+            record_text = self._finish_move(digest)
+        if record_text is None:
+            return None
+        try:
+            return loads(record_text), settings
+        except RecordError as error:
+            raise StorageError(
+                N_("{file}: the saved match is damaged ({error})"), file=self.record_path, error=translate_error(error)
+            ) from None
+
+    @staticmethod
+    def _read(path: Path) -> str | None:
+        try:
+            return read_text(path)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise StorageError(N_("cannot read {file}: {error}"), file=path, error=error.strerror or error) from None
+        except UnicodeDecodeError as error:
+            raise StorageError(N_("cannot read {file}: {error}"), file=path, error=error.reason) from None
+
+    def _finish_move(self, digest: str) -> str:
+        """The record the settings name, from the temporary file a killed save left; it is moved into place.
+
+        Raises:
+            StorageError: there is no such file: the record does not belong to the settings.
+        """
+        for temporary in self.directory.glob(f".{RECORD_FILE}.*.tmp"):
+            try:
+                text = read_text(temporary)
+            except (OSError, UnicodeDecodeError):
+                continue
+            if _digest(text) == digest:
+                with contextlib.suppress(OSError):  # a read-only folder: resume from the text all the same
+                    os.replace(temporary, self.record_path)
+                return text
+        raise StorageError(N_("{file}: the saved match does not belong to its settings"), file=self.record_path)
 
 
-def write_whole(path: str | Path, text: str) -> None:
-    """Write a file whole or not at all: a failed write leaves the old file as it was, and no temporary file.
-
-    A new file gets the usual permissions (the umask's); a file written again keeps its own, and
-    a symbolic link is written through (its target is replaced).
-
-    Raises:
-        OSError: the file cannot be written (a read-only file included).
-    """
-    target = Path(os.path.realpath(path))
-    if target.exists() and not os.access(target, os.W_OK):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))
-    temporary = target.parent / f".{target.name}.{secrets.token_hex(8)}.tmp"
-    # os.open applies the umask, as open() would; mkstemp would make the file private (0600).
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as output:
-            output.write(text)
-        if target.exists():
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
