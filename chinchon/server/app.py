@@ -341,35 +341,40 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         spectating = message.token is None
         if spectating and not limits.allow("lookup", connection.address):
             raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
-        new_room = await manager.get(message.room, message.token)
-        if new_room is None:
-            if not spectating and not limits.allow("lookup", connection.address):
-                raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
-            raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(message.room)[:16])
-        async with new_room.lock:
-            seat = None
-            if message.token is not None:
-                seat = new_room.seat_for(message.token)
-                if seat is None:
-                    if not limits.allow("lookup", connection.address):
-                        raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
-                    raise Refused("bad_token", N_("this token holds no seat in room {code}"), code=new_room.code)
-            _leave(connection, room)
-            connection.seat, connection.role = seat, "seat" if seat is not None else "spectator"
-            hub.join(connection, new_room.code)
-            hub.send(
-                connection,
-                {
-                    "type": "welcome",
-                    "room": new_room.code,
-                    "seat": connection.seat,
-                    "role": connection.role,
-                    "lang": connection.lang,
-                },
-            )
-            new_room.connect(connection)
-            new_room.resync(connection, message.last_event)
-        return new_room
+        # A room closing while this hello waited for its lock is looked up again (a token reopens it).
+        for _attempt in range(3):
+            new_room = await manager.get(message.room, message.token)
+            if new_room is None:
+                if not spectating and not limits.allow("lookup", connection.address):
+                    raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+                raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(message.room)[:16])
+            async with new_room.lock:
+                if new_room.closed:
+                    continue
+                seat = None
+                if message.token is not None:
+                    seat = new_room.seat_for(message.token)
+                    if seat is None:
+                        if not limits.allow("lookup", connection.address):
+                            raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+                        raise Refused("bad_token", N_("this token holds no seat in room {code}"), code=new_room.code)
+                _leave(connection, room)
+                connection.seat, connection.role = seat, "seat" if seat is not None else "spectator"
+                hub.join(connection, new_room.code)
+                hub.send(
+                    connection,
+                    {
+                        "type": "welcome",
+                        "room": new_room.code,
+                        "seat": connection.seat,
+                        "role": connection.role,
+                        "lang": connection.lang,
+                    },
+                )
+                new_room.connect(connection)
+                new_room.resync(connection, message.last_event)
+                return new_room
+        raise Refused("server_busy", N_("the server could not save this; try again"))
 
     _static_routes(app)
     return app

@@ -16,7 +16,7 @@ import random
 import secrets
 import time
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
@@ -90,8 +90,14 @@ class BotPool:
         """The bot's action (as text) and its thinking time; raises ``TimeoutError`` past ``deadline`` seconds."""
         payload = _pack((spec, observation, list(legal), secrets.randbits(64)))
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool(), _think, payload)
-        return await asyncio.wait_for(future, deadline)
+        try:
+            future = loop.run_in_executor(self._pool(), _think, payload)
+            return await asyncio.wait_for(future, deadline)
+        except BrokenExecutor:
+            # A worker died (killed, out of memory): a new pool takes over, and this choice is made again.
+            self.close()
+            future = loop.run_in_executor(self._pool(), _think, payload)
+            return await asyncio.wait_for(future, deadline)
 
     def close(self) -> None:
         """Stop the workers."""

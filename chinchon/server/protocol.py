@@ -83,7 +83,7 @@ class CreateRoom(_Message):
     bot_level: str = "medium"
     public: bool = True
     turn_seconds: float | None = Field(default=None, ge=5, le=600)
-    lang: str | None = None
+    lang: str | None = Field(default=None, max_length=8)
 
 
 class JoinRoom(_Message):
