@@ -87,9 +87,9 @@ def test_a_room_made_without_rules_gets_the_servers_own(tmp_path: Any) -> None:
         chosen = asyncio.run(create_room(server.base, name="Bea", rules={"preset": "polaco"}))
         rooms = {r["code"]: r for r in httpx.get(f"{server.base}/api/lobby").json()}
     assert Rules.from_dict(rooms[plain["code"]]["rules"]) == house
-    assert rooms[plain["code"]]["preset"] is None
+    assert (rooms[plain["code"]]["preset"], rooms[plain["code"]]["options"]) == ("clasico", ["limit=50"])
     assert Rules.from_dict(rooms[chosen["code"]]["rules"]) == Rules.preset("polaco")
-    assert rooms[chosen["code"]]["preset"] == "polaco"
+    assert (rooms[chosen["code"]]["preset"], rooms[chosen["code"]]["options"]) == ("polaco", [])
 
 
 def test_a_rooms_options_may_be_given_as_text_as_on_the_command_line() -> None:

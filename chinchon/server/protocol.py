@@ -253,6 +253,7 @@ class RoomView(_Message):
     match: int
     rules: dict[str, Any]
     preset: str | None
+    options: list[str] = Field(default_factory=list)
     seats: list[SeatInfo]
     watchers: int
     turn_seconds: float | None
@@ -331,6 +332,7 @@ class LobbyRoom(_Message):
 
     code: str
     preset: str | None
+    options: list[str] = Field(default_factory=list)
     rules: dict[str, Any]
     seats: int
     taken: int

@@ -152,6 +152,12 @@ def build_rules(preset: str, options: dict[str, Any]) -> Rules:
         raise Refused("bad_rules", N_("unknown rules option; options: {known}"), known=known) from None
 
 
+@lru_cache(maxsize=256)
+def rules_options(rules: Rules) -> tuple[str, ...]:
+    """The ``NAME=VALUE`` options that make these rules from their nearest preset (``Rules.as_text``)."""
+    return tuple(rules.as_text()[1])
+
+
 @dataclass
 class Seat:
     """A seat of a room: open, a person's (by token) or a bot's."""
@@ -259,6 +265,7 @@ class Room:
             "match": self.match_number,
             "rules": self.rules.to_dict(),
             "preset": self.preset,
+            "options": list(rules_options(self.rules)),
             "seats": self.seat_infos(),
             "watchers": self.watchers(),
             "turn_seconds": self.turn_seconds,
@@ -271,6 +278,7 @@ class Room:
         return {
             "code": self.code,
             "preset": self.preset,
+            "options": list(rules_options(self.rules)),
             "rules": self.rules.to_dict(),
             "seats": len(self.seats),
             "taken": sum(1 for s in self.seats if s.kind != "open"),
@@ -705,7 +713,7 @@ class Manager:
             rules = self.settings.default_rules
         else:
             rules = build_rules(request.rules.preset, dict(request.rules.options))
-        preset, options = rules.as_text()
+        preset = rules.as_text()[0]
         try:
             Match(["x"] * request.seats, rules, seed=0)
         except RulesError as exc:
@@ -720,7 +728,7 @@ class Manager:
             self,
             code,
             rules,
-            preset if not options else None,
+            preset,
             request.public,
             seats,
             level,
