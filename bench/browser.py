@@ -25,11 +25,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -37,6 +34,8 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
+
+from chinchon.server.client import served
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "chinchon" / "server" / "static"
@@ -66,12 +65,6 @@ new MutationObserver(() => {
   if (s && !(s.dataset.state in window.__seen)) window.__seen[s.dataset.state] = Date.now();
 }).observe(document.body, {subtree: true, childList: true, attributes: true});
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -144,67 +137,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=1, help="whole matches between two browsers")
     parser.add_argument("--limit", type=int, default=40, help="the matches' points limit")
     args = parser.parse_args(argv)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "chinchon", "serve", "--port", str(port), "--bot-delay", "0"),
-                *("--db", f"sqlite+aiosqlite:///{tmp}/bench.db", "--log-level", "warning"),
-            ],
-            cwd=tmp,
-        )
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(base + "/healthz", timeout=2).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.2)
-            total, sizes = weight(base)
-            print(f"page weight: {total:,} bytes before compression ({len(sizes)} files)")
-            for url, size in sizes:
-                print(f"  {url}: {size:,}")
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-                loads = []
-                for _ in range(args.loads):
-                    room = post(base + "/api/rooms", {"name": "Ana", "seats": 2, "bot_level": "easy", "public": False})
-                    context = browser.new_context(viewport={"width": 390, "height": 844})
-                    context.add_init_script(
-                        f"localStorage.setItem('chinchon.seat.{room['code']}', "
-                        f"JSON.stringify({{token: '{room['token']}', seat: 0}}))"
-                    )
-                    page = context.new_page()
-                    page.goto(f"{base}/#/room/{room['code']}")
-                    page.click("[data-action=start]", timeout=60_000)
-                    page.wait_for_selector(".hand .card", timeout=60_000)
-                    page.goto("about:blank")
-                    page.goto(f"{base}/#/room/{room['code']}")
-                    page.wait_for_selector(".hand .card", timeout=60_000)
-                    loads.append(page.evaluate("performance.now()"))
-                    context.close()
-                loads.sort()
-                print(
-                    f"table on screen after opening its address: median {statistics.median(loads):.0f} ms, "
-                    f"largest {loads[-1]:.0f} ms ({len(loads)} loads)"
+    with served("--bot-delay", "0") as base:
+        total, sizes = weight(base)
+        print(f"page weight: {total:,} bytes before compression ({len(sizes)} files)")
+        for url, size in sizes:
+            print(f"  {url}: {size:,}")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            loads = []
+            for _ in range(args.loads):
+                room = post(base + "/api/rooms", {"name": "Ana", "seats": 2, "bot_level": "easy", "public": False})
+                context = browser.new_context(viewport={"width": 390, "height": 844})
+                context.add_init_script(
+                    f"localStorage.setItem('chinchon.seat.{room['code']}', "
+                    f"JSON.stringify({{token: '{room['token']}', seat: 0}}))"
                 )
-                delays: list[float] = []
-                for _ in range(args.matches):
-                    delays += two_browsers(browser, base, args.limit)
-                delays.sort()
-                p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
-                print(
-                    f"a move shown in the other browser: median {statistics.median(delays):.0f} ms, "
-                    f"p95 {p95:.0f} ms, largest {delays[-1]:.0f} ms ({len(delays)} moves)"
-                )
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(30)
+                page = context.new_page()
+                page.goto(f"{base}/#/room/{room['code']}")
+                page.click("[data-action=start]", timeout=60_000)
+                page.wait_for_selector(".hand .card", timeout=60_000)
+                page.goto("about:blank")
+                page.goto(f"{base}/#/room/{room['code']}")
+                page.wait_for_selector(".hand .card", timeout=60_000)
+                loads.append(page.evaluate("performance.now()"))
+                context.close()
+            loads.sort()
+            print(
+                f"table on screen after opening its address: median {statistics.median(loads):.0f} ms, "
+                f"largest {loads[-1]:.0f} ms ({len(loads)} loads)"
+            )
+            delays: list[float] = []
+            for _ in range(args.matches):
+                delays += two_browsers(browser, base, args.limit)
+            delays.sort()
+            p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
+            print(
+                f"a move shown in the other browser: median {statistics.median(delays):.0f} ms, "
+                f"p95 {p95:.0f} ms, largest {delays[-1]:.0f} ms ({len(delays)} moves)"
+            )
+            browser.close()
     return 0
 
 

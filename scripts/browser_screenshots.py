@@ -19,28 +19,20 @@ Run: ``python scripts/browser_screenshots.py [--out docs/images]``.
 from __future__ import annotations
 
 import argparse
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import ViewportSize, sync_playwright
+
+from chinchon.server.client import served
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def table(browser: Any, base: str, path: Path, viewport: ViewportSize, locale: str, four: bool) -> None:
@@ -77,42 +69,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images", help="the folder to write into")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "chinchon", "serve", "--port", str(port), "--bot-delay", "0.2"),
-                *("--db", f"sqlite+aiosqlite:///{tmp}/shots.db", "--log-level", "warning"),
-            ],
-            cwd=tmp,
-        )
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(base + "/healthz", timeout=2).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.2)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-                context = browser.new_context(viewport=PHONE, locale="en-US")
-                page = context.new_page()
-                page.goto(base + "/")
-                page.wait_for_selector("[data-action=play-now]")
-                page.fill("input[name=name]", "Ana")
-                page.screenshot(path=str(args.out / "home-phone.png"))
-                context.close()
-                table(browser, base, args.out / "table-desktop.png", DESKTOP, "en-US", False)
-                table(browser, base, args.out / "table-phone.png", PHONE, "es-ES", True)
-                table(browser, base, args.out / "table-arabic.png", PHONE, "ar", False)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(30)
+    with served("--bot-delay", "0.2") as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        context = browser.new_context(viewport=PHONE, locale="en-US")
+        page = context.new_page()
+        page.goto(base + "/")
+        page.wait_for_selector("[data-action=play-now]")
+        page.fill("input[name=name]", "Ana")
+        page.screenshot(path=str(args.out / "home-phone.png"))
+        context.close()
+        table(browser, base, args.out / "table-desktop.png", DESKTOP, "en-US", False)
+        table(browser, base, args.out / "table-phone.png", PHONE, "es-ES", True)
+        table(browser, base, args.out / "table-arabic.png", PHONE, "ar", False)
+        browser.close()
     for name in ("home-phone.png", "table-desktop.png", "table-phone.png", "table-arabic.png"):
         print(args.out / name)
     return 0

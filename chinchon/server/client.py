@@ -11,13 +11,18 @@ import contextlib
 import itertools
 import json
 import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import websockets
 
-__all__ = ["Client", "create_room", "join_room"]
+__all__ = ["Client", "create_room", "join_room", "served"]
 
 _ids = itertools.count(1)
 
@@ -31,6 +36,36 @@ def _post(url: str, payload: dict[str, Any]) -> tuple[int, dict[str, Any]]:
             return answer.status, dict(json.loads(answer.read()))
     except urllib.error.HTTPError as error:
         return error.code, dict(json.loads(error.read()))
+
+
+@contextlib.contextmanager
+def served(*options: str, timeout: float = 60.0) -> Iterator[str]:
+    """A ``chinchon serve`` process on a free loopback port and a temporary SQLite database; its base URL.
+
+    ``options`` go to ``chinchon serve`` as they are; the server is stopped (SIGTERM) on leaving.
+    """
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "chinchon", "serve", "--port", str(port)]
+        command += ["--db", f"sqlite+aiosqlite:///{folder}/server.db", "--log-level", "warning", *options]
+        server = subprocess.Popen(command, cwd=folder)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    urllib.request.urlopen(base + "/healthz", timeout=2).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise RuntimeError("the server did not start") from None
+                    time.sleep(0.2)
+            yield base
+        finally:
+            server.terminate()
+            server.wait(30)
 
 
 async def create_room(base: str, **payload: Any) -> dict[str, Any]:
