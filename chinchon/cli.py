@@ -914,7 +914,15 @@ def serve(
         timeout_graceful_shutdown=10,
     )
 
+    shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+    address = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+
     class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                typer.echo(for_terminal(_("Open {address} in a browser to play.").format(address=address)))
+
         async def shutdown(self, sockets: Any = None) -> None:
             # Uvicorn closes the WebSockets (1012) before the lifespan's shutdown: say "closing" first.
             await application.state.hub.shut(1012)

@@ -102,3 +102,28 @@ def test_a_rooms_options_may_be_given_as_text_as_on_the_command_line() -> None:
     with pytest.raises(Refused, match="limit") as refused:
         build_rules("clasico", {"limit": "lots"})
     assert refused.value.code == "bad_rules"
+
+
+def test_serve_says_which_address_to_open_once_it_listens(tmp_path: Any) -> None:
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    from tests.server_support import free_port
+
+    port = free_port()
+    command = [sys.executable, "-m", "chinchon", "serve", "--port", str(port), "--lang", "es"]
+    command += ["--db", f"sqlite+aiosqlite:///{tmp_path / 'server.db'}", "--log-level", "warning"]
+    environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment)
+    watchdog = threading.Timer(90, server.kill)  # a server that never says it would leave readline waiting
+    watchdog.start()
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+    finally:
+        watchdog.cancel()
+        server.terminate()
+        server.wait(60)
+    assert line.strip() == f"Abre http://127.0.0.1:{port} en un navegador para jugar."
