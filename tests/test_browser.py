@@ -328,6 +328,56 @@ def test_two_people_join_by_the_invite_link_and_play_a_turn_each(server: Running
         bea.close()
 
 
+def test_two_people_and_a_bot_play_a_whole_match_in_two_browsers(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, PHONE)
+    bea = Person(browser, server.base, DESKTOP)
+    try:
+        ana.open("/")
+        ana.page.evaluate("localStorage.setItem('chinchon.form', JSON.stringify({options: {limit: 20}}))")
+        ana.open("/")
+        ana.page.fill("input[name=name]", "Ana")
+        ana.page.select_option("select[name=seats]", "3")
+        ana.page.select_option("select[name=bot_level]", "easy")
+        ana.page.click("[data-action=create]")
+        link = ana.page.wait_for_selector("input[name=invite]").input_value()
+        bea.page.goto(link)
+        bea.page.fill("input[name=name]", "Bea")
+        bea.page.click("[data-action=take-seat]")
+        ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        ana.page.click("[data-action=start]")
+        moves: dict[str, list[str]] = {"Ana": [], "Bea": []}
+        over: set[str] = set()
+        deadline = time.monotonic() + 2 * MATCH_SECONDS
+        while len(over) < 2 and time.monotonic() < deadline:
+            moved = False
+            for name, person in (("Ana", ana), ("Bea", bea)):
+                if name in over:
+                    continue
+                move = person.step()
+                if move == "over":
+                    over.add(name)
+                elif move is not None:
+                    moves[name].append(move)
+                    moved = True
+            if not moved:
+                ana.page.wait_for_timeout(50)
+        assert over == {"Ana", "Bea"}, f"the match did not end for both: {moves}"
+        for name, done in moves.items():
+            assert "[data-action=draw-stock]" in done, (name, done)
+            assert "[data-action=discard]" in done or "[data-action=close-option]" in done, (name, done)
+        # Each page names the server's winner: "You" for the winner's own page.
+        match = server.manager.rooms[link.rsplit("/", 1)[1]].match
+        assert match is not None and match.over and match.winner is not None
+        winner = match.names[match.winner]
+        for name, person in (("Ana", ana), ("Bea", bea)):
+            said = person.page.inner_text("[data-over]").split("\n")[0]
+            assert said.startswith("You won") if winner == name else winner in said, (name, winner, said)
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
 def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> None:
     person = Person(browser, server.base, PHONE)
     try:
