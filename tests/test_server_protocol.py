@@ -443,6 +443,7 @@ def test_the_lobby_lists_public_rooms_and_updates_live(server: Running) -> None:
         assert first == {
             "code": shown["code"],
             "preset": "clasico",
+            "options": [],
             "rules": Rules.preset("clasico").to_dict(),
             "seats": 3,
             "taken": 1,
