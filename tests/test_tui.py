@@ -997,3 +997,44 @@ def test_once_out_the_player_plays_the_rest_at_full_speed() -> None:
         assert app.speed == 0
 
     run(app, script)
+
+
+@pytest.mark.parametrize(
+    ("language", "deck", "taken", "hand"),
+    [
+        ("es", "spanish40", "C♣", "S♦"),
+        ("pt", "spanish40", "C♣", "S♦"),
+        ("es", "spanish48", "C♣", "S♦"),
+        ("es", "french52", "Q♣", "J♦"),
+        ("en", "spanish40", "Q♣", "J♦"),
+    ],
+)
+def test_a_spanish_deck_shows_its_figures_in_the_players_letters(
+    language: str, deck: str, taken: str, hand: str
+) -> None:
+    """In Spanish the sota, caballo and rey are S, C, R on the cards, the pile and the log; french52 keeps J Q K."""
+    set_language(language)
+    rules = Rules.preset("fournier", deck=deck)
+    decks = [
+        stack_deck(
+            rules,
+            [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ J♦"), cards("2♣ 2♠ 4♣ 4♠ K♦ K♠ A♣")],
+            discard=Card.parse("Q♣"),
+            stock=cards("5♦ 6♥"),
+        )
+    ]
+    settings = Settings(preset="fournier", bots=("simple",), seed=11, speed=0)
+    session = Session.start(settings, ["Ana", "Bot 1"], rules, Store(), first=0, decks=decks)
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        before = screen_text(app)
+        assert taken in before  # the discard pile's top card
+        assert f" {hand} " in before  # a card of the hand
+        await press(pilot, "d")
+        text = screen_text(app)
+        assert text.count(taken) >= 2  # in the hand and in the log's line
+        if taken != "Q♣":
+            assert "Q♣" not in text and "J♦" not in text
+
+    run(app, script)

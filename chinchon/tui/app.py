@@ -35,11 +35,13 @@ from chinchon.rules import Rules
 from chinchon.tui.render import (
     arrangement_of,
     card_style,
+    card_text,
     cards_text,
     fit,
     joined,
     line,
     melds_text,
+    set_deck,
     sort_by_rank,
     sort_by_suit,
     table,
@@ -418,6 +420,7 @@ class TableScreen(Screen[None]):
         session = self.game.session
         obs = session.observation()
         rules = obs.rules
+        set_deck(rules.deck)
         turn = session.human_to_move()
         self.query_one("#top", Static).update(self._top(obs))
         self.query_one("#opponents", Static).update(self._opponents(obs))
@@ -493,7 +496,7 @@ class TableScreen(Screen[None]):
         discard.border_subtitle = "d · h"
         discard.set_class(drawing, "-ready")
         top = obs.top_discard
-        face = Text("—") if top is None else Text(str(top), style=f"bold {card_style(top)}".strip())
+        face = Text("—") if top is None else Text(card_text(top), style=f"bold {card_style(top)}".strip())
         discard.update(self._pile_face(_("Discard pile"), face, 14))
 
     @staticmethod
@@ -560,7 +563,7 @@ class TableScreen(Screen[None]):
                 view.set_class(group is not None and group % 3 == number, f"-meld{number}")
             view.set_class(index == picked_index, "-picked")
             style = f"{card_style(card)} underline" if card == self.new_card else card_style(card)
-            view.update(Text(str(card), style=style.strip(), justify="center"))
+            view.update(Text(card_text(card), style=style.strip(), justify="center"))
             view.border_title = str((index + 1) % 10) if index < 10 else ""
             view.border_subtitle = "abcdefgh"[group] if group is not None else ""
         session = self.game.session
@@ -829,6 +832,7 @@ class ChinchonApp(App[None]):
         self._speed_given = speed is not None
         self.speed = self.session.settings.speed if speed is None else speed
         self.table = TableScreen(self.session.match.rules.hand_size + 1)
+        set_deck(self.session.match.rules.deck)
         self.bot_running = False
         self._auto_deal: int | None = None
         self._choice_put_away = False
