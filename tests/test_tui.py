@@ -209,6 +209,10 @@ def test_a_whole_match_with_layoffs() -> None:
         assert isinstance(app.screen, InfoScreen)
         text = screen_text(app)
         assert "Bot 1 closed with 1 point" in text
+        assert "Bot 1 put J♦ face down." in text
+        # The bot's row shows its own six melded cards; Ana's lay-offs are told apart.
+        assert "[2♦ 2♥ 2♣] [3♠ 4♠ 5♠]  A♦" in text
+        assert "You laid off 6♠ 2♠ 7♠ on the melds of Bot 1." in text
         assert "+9" in text
         assert session.match.scores == [105, bot_total + 1]
         await press(pilot, "enter")
@@ -240,7 +244,8 @@ def test_a_short_clasico_match_with_reentry() -> None:
         # Deal 2: the bot's chinchón wins the match at once.
         assert session.match.scores == [80 + 47, 80 - 10]
         assert isinstance(app.screen, InfoScreen)
-        assert "Bot 1 made a chinchón!" in screen_text(app)
+        assert "★ Bot 1 made a chinchón! ★" in screen_text(app)
+        assert "Chinchón! Deal 2 is over" in screen_text(app)
         await press(pilot, "enter")
         assert isinstance(app.screen, EndScreen)
         assert "Bot 1 wins the match!" in screen_text(app)

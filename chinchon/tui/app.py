@@ -1097,9 +1097,25 @@ class ChinchonApp(App[None]):
         result = deal.result
         assert result is not None
         obs = session.observation()
+        face_down = session.face_down(number)
+        laid_off: dict[int, list[Card]] = {}  # meld index → the cards others laid off on it
+        laid_by: dict[tuple[int, int], list[Card]] = {}  # (seat, owner) → the cards seat laid off on owner's melds
+        for who, text in deal.history:
+            verb, _space, rest = text.partition(" ")
+            if verb == "layoff":
+                given_text, _space, index_text = rest.partition(" ")
+                index = int(index_text)
+                card = Card.parse(given_text)
+                if index < len(result.table) and result.table[index].owner != who:
+                    laid_off.setdefault(index, []).append(card)
+                    laid_by.setdefault((who, result.table[index].owner), []).append(card)
         rows = []
         for seat in deal.seats:
-            melds = [meld.cards for meld in result.table if meld.owner == seat]
+            melds = [
+                _loose_after(meld.cards, laid_off.get(index, []))
+                for index, meld in enumerate(result.table)
+                if meld.owner == seat
+            ]
             rows.append(
                 [
                     session.names[seat],
@@ -1109,21 +1125,48 @@ class ChinchonApp(App[None]):
                 ]
             )
         closing = session.closing_line(result)
-        body: list[RenderableType] = [line(closing, "bold")]
+        body: list[RenderableType] = []
         if result.chinchon and result.closer is not None:
-            body.append(line(_("{name} made a chinchón!").format(name=session.names[result.closer]), "bold"))
+            body.append(
+                line(
+                    "★ " + _("{name} made a chinchón!").format(name=session.names[result.closer]) + " ★", "bold reverse"
+                )
+            )
+        body.append(line(closing, "bold"))
+        if face_down is not None and result.closer is not None:
+            body.append(
+                line(
+                    session.you_or(
+                        result.closer, _("You put {card} face down."), _("{name} put {card} face down."), card=face_down
+                    )
+                )
+            )
         body.append(table([_("Player"), _("Melds"), _("Loose"), _("Points")], rows, right=(3,)))
+        for (who, owner), given in laid_by.items():
+            body.append(
+                line(
+                    session.you_or(
+                        who,
+                        _("You laid off {cards} on the melds of {owner}."),
+                        _("{name} laid off {cards} on the melds of {owner}."),
+                        cards=cards_text(given),
+                        owner=session.names[owner],
+                    )
+                )
+            )
         body.append(Text())
         body.append(self.score_sheet(obs, number))
+
+        title = _("Deal {number} is over").format(number=number)
+        if result.chinchon:
+            title = _("Chinchón! Deal {number} is over").format(number=number)
 
         def seen(_result: object) -> None:
             session.results_seen = max(session.results_seen, number)
             self._schedule_advance()
 
         self.push_screen(
-            InfoScreen(
-                _("Deal {number} is over").format(number=number), body, [("Enter", pgettext("key", "continue"))]
-            ),
+            InfoScreen(title, body, [("Enter", pgettext("key", "continue"))]),
             seen,
         )
 

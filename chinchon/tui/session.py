@@ -172,6 +172,13 @@ class Session:
                 results.append(result)
         return results
 
+    def face_down(self, number: int) -> Card | None:
+        """The card the closer of deal ``number`` put face down, once that deal is over (it is public then)."""
+        deal = self.match.deals[number - 1]
+        if deal.phase is not Phase.OVER:
+            return None
+        return deal.face_down
+
     def human_to_move(self) -> bool:
         """Whether the match waits for the player."""
         return not self.match.over and self.match.to_move == self.human
