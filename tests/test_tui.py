@@ -11,6 +11,8 @@ errors.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -908,7 +910,10 @@ def test_the_player_chooses_the_unfinished_match_or_the_new_one(keys: list[str],
     assert loaded is not None
     record, settings_saved = loaded
     chosen = unfinished if kept else new
-    assert record == chosen.match.record() and settings_saved == chosen.settings
+    assert record == chosen.match.record()
+    # The settings file also keeps the table as it was left (its log, order and picked card).
+    assert dataclasses.replace(settings_saved, log=(), sort="suit", own=(), picked=None) == chosen.settings
+    assert settings_saved.log and chosen.log[: len(settings_saved.log)] == list(settings_saved.log)
 
 
 def test_a_saved_name_that_is_not_text_is_refused_naming_the_file() -> None:
@@ -1043,3 +1048,63 @@ def test_a_spanish_deck_shows_its_figures_in_the_players_letters(
             assert "Q♣" not in text and "J♦" not in text
 
     run(app, script)
+
+
+def test_resume_restores_the_log_the_order_and_the_picked_card() -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "o")
+        assert app.table.sort == "rank"
+        await press(pilot, "3")
+        assert app.table.picked is not None
+        await press(pilot, "q", "y")
+
+    run(app, script)
+    picked, log = app.table.picked, list(session.log)
+    assert picked is not None
+    resumed = Session.resume(Store())
+    assert resumed is not None
+    assert resumed.log[: len(log)] == log
+    again = ChinchonApp(resumed)
+
+    async def check(pilot: Pilot[Any]) -> None:
+        assert again.table.sort == "rank"
+        assert again.table.picked == picked
+        assert "sorted by rank" in screen_text(again)
+        assert "You took Q♣ from the discard pile" in screen_text(again)
+        place = again.table.shown.index(picked)
+        assert again.table.query_one(f"#card-{place}").has_class("-picked")
+
+    run(again, check)
+
+
+def test_a_save_from_before_the_tables_state_resumes_as_before() -> None:
+    """Settings without the log, the order and the picked card resume sorted by suit, nothing picked."""
+    session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
+    store = Store()
+    document = json.loads(store.settings_path.read_text("utf-8"))
+    for key in ("log", "sort", "own", "picked"):
+        del document[key]
+    store.settings_path.write_text(json.dumps(document), "utf-8")
+    resumed = Session.resume(store)
+    assert resumed is not None
+    assert resumed.log == ["The match goes on where it was left.", "Deal 1: you play first"]
+    again = ChinchonApp(resumed)
+
+    async def check(pilot: Pilot[Any]) -> None:
+        assert again.table.sort == "suit" and again.table.picked is None
+        assert resumed.observation() == session.observation()
+
+    run(again, check)
+
+
+@pytest.mark.parametrize("field", [{"sort": "size"}, {"log": "x"}, {"log": ["\x1b]0;title\x07"]}, {"picked": "Z"}])
+def test_a_damaged_tables_state_is_refused_naming_the_file(field: dict[str, Any]) -> None:
+    session_for("fournier", [DEAL_1, DEAL_2])
+    store = Store()
+    document = json.loads(store.settings_path.read_text("utf-8"))
+    store.settings_path.write_text(json.dumps({**document, **field}), "utf-8")
+    with pytest.raises(StorageError, match=f"{store.settings_path}: the saved settings are damaged"):
+        Session.resume(store)

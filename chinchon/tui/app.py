@@ -61,11 +61,10 @@ from chinchon.tui.screens import (
     yes_key,
 )
 from chinchon.tui.session import Session
+from chinchon.tui.storage import SORTS
 
 __all__ = ["SORTS", "ChinchonApp", "TableScreen"]
 
-SORTS = ("suit", "rank", "own")
-"""The orders of the hand: by suit, by rank, or the player's own."""
 
 _SHEET_DEALS = 6  # the most deals a score sheet shows, the latest ones
 
@@ -379,6 +378,13 @@ class TableScreen(Screen[None]):
                 widget.styles.text_align = "right"
         self.refresh_view()
 
+    def restore(self, session: Session) -> None:
+        """Take the hand's order and the picked card as a resumed session left them."""
+        self.sort = session.sort
+        self.own = list(session.own)
+        self.picked = session.picked
+        self.picked_place = None
+
     def reset(self, cards: int) -> None:
         """Start afresh for a new match."""
         self.own = []
@@ -440,6 +446,7 @@ class TableScreen(Screen[None]):
             self.picked_place = None
         if self.new_card is not None and (self.new_card not in hand or obs.phase is not Phase.DISCARD):
             self.new_card = None
+        session.sort, session.own, session.picked = self.sort, list(self.own), self.picked
         self._hand(hand, rules, obs)
         self._prompt(obs, turn)
         self._hint(hand, rules, obs, turn)
@@ -832,6 +839,7 @@ class ChinchonApp(App[None]):
         self._speed_given = speed is not None
         self.speed = self.session.settings.speed if speed is None else speed
         self.table = TableScreen(self.session.match.rules.hand_size + 1)
+        self.table.restore(self.session)
         set_deck(self.session.match.rules.deck)
         self.bot_running = False
         self._auto_deal: int | None = None
@@ -1304,6 +1312,7 @@ class ChinchonApp(App[None]):
 
         def answered(quit_now: bool | None) -> None:
             if quit_now:
+                self.session.save()  # the picked card and the hand's order, as they are now
                 self.exit()
             else:
                 self._schedule_advance()
