@@ -1108,3 +1108,24 @@ def test_a_damaged_tables_state_is_refused_naming_the_file(field: dict[str, Any]
     store.settings_path.write_text(json.dumps({**document, **field}), "utf-8")
     with pytest.raises(StorageError, match=f"{store.settings_path}: the saved settings are damaged"):
         Session.resume(store)
+
+
+def test_a_large_terminal_gets_larger_cards_and_more_log() -> None:
+    """At 120x40 the cards are larger than at 80x24, and the log shows more lines."""
+    seen: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for size in (SIZE, (120, 40)):
+        session = session_for("fournier", [DEAL_1, DEAL_2])
+        session.log.extend(f"line {n}" for n in range(60))
+        app = ChinchonApp(session)
+
+        async def main(size: tuple[int, int] = size, app: ChinchonApp = app) -> None:
+            async with app.run_test(size=size) as pilot:
+                await settle(pilot)
+                card = app.table.query_one("#card-0").size
+                log = app.table.query_one("#log").content_size
+                seen[size] = (card.width, card.height, log.height)
+
+        asyncio.run(main())
+    small, large = seen[SIZE], seen[(120, 40)]
+    assert large[0] > small[0] and large[1] > small[1]
+    assert large[2] >= small[2] + 10

@@ -71,6 +71,9 @@ _SHEET_DEALS = 6  # the most deals a score sheet shows, the latest ones
 MIN_WIDTH, MIN_HEIGHT = 60, 16
 """The smallest terminal the table works in (wider when the hand's cards need it)."""
 
+LARGE_HEIGHT = 32
+"""The least height that gets larger cards (with the width for the hand's cards at 12 columns each)."""
+
 
 def _sort_name(sort: str) -> str:
     return {"suit": _("sorted by suit"), "rank": _("sorted by rank"), "own": _("in your order")}[sort]
@@ -279,6 +282,8 @@ class TableScreen(Screen[None]):
     #hint.-close { text-style: bold reverse; }
     #prompt.-error { text-style: bold; color: $error; }
     #keys { background: $primary-background; }
+    TableScreen.-large CardView { width: 11; height: 5; }
+    TableScreen.-large #hand { height: 5; }
     #too-small { display: none; height: 1fr; padding: 1 2; }
     TableScreen.-too-small > * { display: none; }
     TableScreen.-too-small > #too-small { display: block; }
@@ -363,6 +368,9 @@ class TableScreen(Screen[None]):
         # Cards lose the gap between them when a gap each would push the last ones off the screen.
         tight = self.card_slots > 9 or 8 * self.card_slots > self.size.width
         self.query_one("#hand", Horizontal).set_class(tight, "-tight")
+        # A large terminal gets larger cards (and the log the lines the cards leave).
+        large = self.size.width >= 12 * self.card_slots + 2 and self.size.height >= LARGE_HEIGHT
+        self.set_class(large, "-large")
 
     def on_resize(self) -> None:
         self._fit_hand()
