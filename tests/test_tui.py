@@ -11,7 +11,6 @@ errors.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -912,7 +911,7 @@ def test_the_player_chooses_the_unfinished_match_or_the_new_one(keys: list[str],
     chosen = unfinished if kept else new
     assert record == chosen.match.record()
     # The settings file also keeps the table as it was left (its log, order and picked card).
-    assert dataclasses.replace(settings_saved, log=(), sort="suit", own=(), picked=None) == chosen.settings
+    assert settings_saved.played() == chosen.settings
     assert settings_saved.log and chosen.log[: len(settings_saved.log)] == list(settings_saved.log)
 
 

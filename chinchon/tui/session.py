@@ -136,7 +136,7 @@ class Session:
                     name=ascii(name),
                 )
         # The session's settings are how the match is played; the table's state is the session's own.
-        session = cls(match, dataclasses.replace(settings, log=(), sort="suit", own=(), picked=None), store)
+        session = cls(match, settings.played(), store)
         session.sort = settings.sort
         try:
             session.own = [Card.parse(text) for text in settings.own]

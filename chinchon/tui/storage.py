@@ -91,6 +91,10 @@ class Settings:
     own: tuple[str, ...] = ()
     picked: str | None = None
 
+    def played(self) -> Settings:
+        """The settings of how the match is played, without the table's state."""
+        return dataclasses.replace(self, log=(), sort="suit", own=(), picked=None)
+
     def to_dict(self) -> dict[str, Any]:
         """The settings as a JSON-able mapping."""
         return {
