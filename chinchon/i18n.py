@@ -258,7 +258,7 @@ def is_rtl(lang: str | None = None) -> bool:
     return code in RTL_LANGUAGES
 
 
-_CARD = r"(?:10|[2-9AJQK])[♦♥♠♣]|🃏"
+_CARD = r"(?:10|[2-9A-Z])[♦♥♠♣]|🃏"
 _CARD_TOKEN = rf"\[?(?:{_CARD})\]?"
 # A run of cards (a hand, melds in brackets) reads left to right in any language.
 _RTL_LETTER = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")

@@ -187,7 +187,7 @@ def test_play_with_rules_plays_them_and_saves_them(launched: list[ChinchonApp]) 
     loaded = Store().load()
     assert loaded is not None
     record, settings = loaded
-    assert Rules.from_dict(record["rules"]) == session.match.rules and settings == session.settings
+    assert Rules.from_dict(record["rules"]) == session.match.rules and settings.played() == session.settings
     assert replay(loads(dumps(record))).rules == session.match.rules
 
 

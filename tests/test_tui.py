@@ -11,6 +11,7 @@ errors.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -209,6 +210,10 @@ def test_a_whole_match_with_layoffs() -> None:
         assert isinstance(app.screen, InfoScreen)
         text = screen_text(app)
         assert "Bot 1 closed with 1 point" in text
+        assert "Bot 1 put J♦ face down." in text
+        # The bot's row shows its own six melded cards; Ana's lay-offs are told apart.
+        assert "[2♦ 2♥ 2♣] [3♠ 4♠ 5♠]  A♦" in text
+        assert "You laid off 6♠ 2♠ 7♠ on the melds of Bot 1." in text
         assert "+9" in text
         assert session.match.scores == [105, bot_total + 1]
         await press(pilot, "enter")
@@ -240,7 +245,8 @@ def test_a_short_clasico_match_with_reentry() -> None:
         # Deal 2: the bot's chinchón wins the match at once.
         assert session.match.scores == [80 + 47, 80 - 10]
         assert isinstance(app.screen, InfoScreen)
-        assert "Bot 1 made a chinchón!" in screen_text(app)
+        assert "★ Bot 1 made a chinchón! ★" in screen_text(app)
+        assert "Chinchón! Deal 2 is over" in screen_text(app)
         await press(pilot, "enter")
         assert isinstance(app.screen, EndScreen)
         assert "Bot 1 wins the match!" in screen_text(app)
@@ -903,7 +909,10 @@ def test_the_player_chooses_the_unfinished_match_or_the_new_one(keys: list[str],
     assert loaded is not None
     record, settings_saved = loaded
     chosen = unfinished if kept else new
-    assert record == chosen.match.record() and settings_saved == chosen.settings
+    assert record == chosen.match.record()
+    # The settings file also keeps the table as it was left (its log, order and picked card).
+    assert settings_saved.played() == chosen.settings
+    assert settings_saved.log and chosen.log[: len(settings_saved.log)] == list(settings_saved.log)
 
 
 def test_a_saved_name_that_is_not_text_is_refused_naming_the_file() -> None:
@@ -997,3 +1006,125 @@ def test_once_out_the_player_plays_the_rest_at_full_speed() -> None:
         assert app.speed == 0
 
     run(app, script)
+
+
+@pytest.mark.parametrize(
+    ("language", "deck", "taken", "hand"),
+    [
+        ("es", "spanish40", "C♣", "S♦"),
+        ("pt", "spanish40", "C♣", "S♦"),
+        ("es", "spanish48", "C♣", "S♦"),
+        ("es", "french52", "Q♣", "J♦"),
+        ("en", "spanish40", "Q♣", "J♦"),
+    ],
+)
+def test_a_spanish_deck_shows_its_figures_in_the_players_letters(
+    language: str, deck: str, taken: str, hand: str
+) -> None:
+    """In Spanish the sota, caballo and rey are S, C, R on the cards, the pile and the log; french52 keeps J Q K."""
+    set_language(language)
+    rules = Rules.preset("fournier", deck=deck)
+    decks = [
+        stack_deck(
+            rules,
+            [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ J♦"), cards("2♣ 2♠ 4♣ 4♠ K♦ K♠ A♣")],
+            discard=Card.parse("Q♣"),
+            stock=cards("5♦ 6♥"),
+        )
+    ]
+    settings = Settings(preset="fournier", bots=("simple",), seed=11, speed=0)
+    session = Session.start(settings, ["Ana", "Bot 1"], rules, Store(), first=0, decks=decks)
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        before = screen_text(app)
+        assert taken in before  # the discard pile's top card
+        assert f" {hand} " in before  # a card of the hand
+        await press(pilot, "d")
+        text = screen_text(app)
+        assert text.count(taken) >= 2  # in the hand and in the log's line
+        if taken != "Q♣":
+            assert "Q♣" not in text and "J♦" not in text
+
+    run(app, script)
+
+
+def test_resume_restores_the_log_the_order_and_the_picked_card() -> None:
+    session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "d", TAKEN_QUEEN, "enter", "s", "o")
+        assert app.table.sort == "rank"
+        await press(pilot, "3")
+        assert app.table.picked is not None
+        await press(pilot, "q", "y")
+
+    run(app, script)
+    picked, log = app.table.picked, list(session.log)
+    assert picked is not None
+    resumed = Session.resume(Store())
+    assert resumed is not None
+    assert resumed.log[: len(log)] == log
+    again = ChinchonApp(resumed)
+
+    async def check(pilot: Pilot[Any]) -> None:
+        assert again.table.sort == "rank"
+        assert again.table.picked == picked
+        assert "sorted by rank" in screen_text(again)
+        assert "You took Q♣ from the discard pile" in screen_text(again)
+        place = again.table.shown.index(picked)
+        assert again.table.query_one(f"#card-{place}").has_class("-picked")
+
+    run(again, check)
+
+
+def test_a_save_from_before_the_tables_state_resumes_as_before() -> None:
+    """Settings without the log, the order and the picked card resume sorted by suit, nothing picked."""
+    session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
+    store = Store()
+    document = json.loads(store.settings_path.read_text("utf-8"))
+    for key in ("log", "sort", "own", "picked"):
+        del document[key]
+    store.settings_path.write_text(json.dumps(document), "utf-8")
+    resumed = Session.resume(store)
+    assert resumed is not None
+    assert resumed.log == ["The match goes on where it was left.", "Deal 1: you play first"]
+    again = ChinchonApp(resumed)
+
+    async def check(pilot: Pilot[Any]) -> None:
+        assert again.table.sort == "suit" and again.table.picked is None
+        assert resumed.observation() == session.observation()
+
+    run(again, check)
+
+
+@pytest.mark.parametrize("field", [{"sort": "size"}, {"log": "x"}, {"log": ["\x1b]0;title\x07"]}, {"picked": "Z"}])
+def test_a_damaged_tables_state_is_refused_naming_the_file(field: dict[str, Any]) -> None:
+    session_for("fournier", [DEAL_1, DEAL_2])
+    store = Store()
+    document = json.loads(store.settings_path.read_text("utf-8"))
+    store.settings_path.write_text(json.dumps({**document, **field}), "utf-8")
+    with pytest.raises(StorageError, match=f"{store.settings_path}: the saved settings are damaged"):
+        Session.resume(store)
+
+
+def test_a_large_terminal_gets_larger_cards_and_more_log() -> None:
+    """At 120x40 the cards are larger than at 80x24, and the log shows more lines."""
+    seen: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for size in (SIZE, (120, 40)):
+        session = session_for("fournier", [DEAL_1, DEAL_2])
+        session.log.extend(f"line {n}" for n in range(60))
+        app = ChinchonApp(session)
+
+        async def main(size: tuple[int, int] = size, app: ChinchonApp = app) -> None:
+            async with app.run_test(size=size) as pilot:
+                await settle(pilot)
+                card = app.table.query_one("#card-0").size
+                log = app.table.query_one("#log").content_size
+                seen[size] = (card.width, card.height, log.height)
+
+        asyncio.run(main())
+    small, large = seen[SIZE], seen[(120, 40)]
+    assert large[0] > small[0] and large[1] > small[1]
+    assert large[2] >= small[2] + 10

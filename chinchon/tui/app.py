@@ -35,11 +35,13 @@ from chinchon.rules import Rules
 from chinchon.tui.render import (
     arrangement_of,
     card_style,
+    card_text,
     cards_text,
     fit,
     joined,
     line,
     melds_text,
+    set_deck,
     sort_by_rank,
     sort_by_suit,
     table,
@@ -59,16 +61,18 @@ from chinchon.tui.screens import (
     yes_key,
 )
 from chinchon.tui.session import Session
+from chinchon.tui.storage import SORTS
 
 __all__ = ["SORTS", "ChinchonApp", "TableScreen"]
 
-SORTS = ("suit", "rank", "own")
-"""The orders of the hand: by suit, by rank, or the player's own."""
 
 _SHEET_DEALS = 6  # the most deals a score sheet shows, the latest ones
 
 MIN_WIDTH, MIN_HEIGHT = 60, 16
 """The smallest terminal the table works in (wider when the hand's cards need it)."""
+
+LARGE_HEIGHT = 32
+"""The least height that gets larger cards (with the width for the hand's cards at 12 columns each)."""
 
 
 def _sort_name(sort: str) -> str:
@@ -278,6 +282,8 @@ class TableScreen(Screen[None]):
     #hint.-close { text-style: bold reverse; }
     #prompt.-error { text-style: bold; color: $error; }
     #keys { background: $primary-background; }
+    TableScreen.-large CardView { width: 11; height: 5; }
+    TableScreen.-large #hand { height: 5; }
     #too-small { display: none; height: 1fr; padding: 1 2; }
     TableScreen.-too-small > * { display: none; }
     TableScreen.-too-small > #too-small { display: block; }
@@ -362,6 +368,9 @@ class TableScreen(Screen[None]):
         # Cards lose the gap between them when a gap each would push the last ones off the screen.
         tight = self.card_slots > 9 or 8 * self.card_slots > self.size.width
         self.query_one("#hand", Horizontal).set_class(tight, "-tight")
+        # A large terminal gets larger cards (and the log the lines the cards leave).
+        large = self.size.width >= 12 * self.card_slots + 2 and self.size.height >= LARGE_HEIGHT
+        self.set_class(large, "-large")
 
     def on_resize(self) -> None:
         self._fit_hand()
@@ -376,6 +385,13 @@ class TableScreen(Screen[None]):
             for widget in (self.query_one("#opponents"), self.query_one("#totals"), self.query_one("#melds")):
                 widget.styles.text_align = "right"
         self.refresh_view()
+
+    def restore(self, session: Session) -> None:
+        """Take the hand's order and the picked card as a resumed session left them."""
+        self.sort = session.sort
+        self.own = list(session.own)
+        self.picked = session.picked
+        self.picked_place = None
 
     def reset(self, cards: int) -> None:
         """Start afresh for a new match."""
@@ -418,6 +434,7 @@ class TableScreen(Screen[None]):
         session = self.game.session
         obs = session.observation()
         rules = obs.rules
+        set_deck(rules.deck)
         turn = session.human_to_move()
         self.query_one("#top", Static).update(self._top(obs))
         self.query_one("#opponents", Static).update(self._opponents(obs))
@@ -437,6 +454,7 @@ class TableScreen(Screen[None]):
             self.picked_place = None
         if self.new_card is not None and (self.new_card not in hand or obs.phase is not Phase.DISCARD):
             self.new_card = None
+        session.sort, session.own, session.picked = self.sort, list(self.own), self.picked
         self._hand(hand, rules, obs)
         self._prompt(obs, turn)
         self._hint(hand, rules, obs, turn)
@@ -493,7 +511,7 @@ class TableScreen(Screen[None]):
         discard.border_subtitle = "d · h"
         discard.set_class(drawing, "-ready")
         top = obs.top_discard
-        face = Text("—") if top is None else Text(str(top), style=f"bold {card_style(top)}".strip())
+        face = Text("—") if top is None else Text(card_text(top), style=f"bold {card_style(top)}".strip())
         discard.update(self._pile_face(_("Discard pile"), face, 14))
 
     @staticmethod
@@ -560,7 +578,7 @@ class TableScreen(Screen[None]):
                 view.set_class(group is not None and group % 3 == number, f"-meld{number}")
             view.set_class(index == picked_index, "-picked")
             style = f"{card_style(card)} underline" if card == self.new_card else card_style(card)
-            view.update(Text(str(card), style=style.strip(), justify="center"))
+            view.update(Text(card_text(card), style=style.strip(), justify="center"))
             view.border_title = str((index + 1) % 10) if index < 10 else ""
             view.border_subtitle = "abcdefgh"[group] if group is not None else ""
         session = self.game.session
@@ -829,6 +847,8 @@ class ChinchonApp(App[None]):
         self._speed_given = speed is not None
         self.speed = self.session.settings.speed if speed is None else speed
         self.table = TableScreen(self.session.match.rules.hand_size + 1)
+        self.table.restore(self.session)
+        set_deck(self.session.match.rules.deck)
         self.bot_running = False
         self._auto_deal: int | None = None
         self._choice_put_away = False
@@ -1093,9 +1113,25 @@ class ChinchonApp(App[None]):
         result = deal.result
         assert result is not None
         obs = session.observation()
+        face_down = session.face_down(number)
+        laid_off: dict[int, list[Card]] = {}  # meld index → the cards others laid off on it
+        laid_by: dict[tuple[int, int], list[Card]] = {}  # (seat, owner) → the cards seat laid off on owner's melds
+        for who, text in deal.history:
+            verb, _space, rest = text.partition(" ")
+            if verb == "layoff":
+                given_text, _space, index_text = rest.partition(" ")
+                index = int(index_text)
+                card = Card.parse(given_text)
+                if index < len(result.table) and result.table[index].owner != who:
+                    laid_off.setdefault(index, []).append(card)
+                    laid_by.setdefault((who, result.table[index].owner), []).append(card)
         rows = []
         for seat in deal.seats:
-            melds = [meld.cards for meld in result.table if meld.owner == seat]
+            melds = [
+                _loose_after(meld.cards, laid_off.get(index, []))
+                for index, meld in enumerate(result.table)
+                if meld.owner == seat
+            ]
             rows.append(
                 [
                     session.names[seat],
@@ -1105,21 +1141,48 @@ class ChinchonApp(App[None]):
                 ]
             )
         closing = session.closing_line(result)
-        body: list[RenderableType] = [line(closing, "bold")]
+        body: list[RenderableType] = []
         if result.chinchon and result.closer is not None:
-            body.append(line(_("{name} made a chinchón!").format(name=session.names[result.closer]), "bold"))
+            body.append(
+                line(
+                    "★ " + _("{name} made a chinchón!").format(name=session.names[result.closer]) + " ★", "bold reverse"
+                )
+            )
+        body.append(line(closing, "bold"))
+        if face_down is not None and result.closer is not None:
+            body.append(
+                line(
+                    session.you_or(
+                        result.closer, _("You put {card} face down."), _("{name} put {card} face down."), card=face_down
+                    )
+                )
+            )
         body.append(table([_("Player"), _("Melds"), _("Loose"), _("Points")], rows, right=(3,)))
+        for (who, owner), given in laid_by.items():
+            body.append(
+                line(
+                    session.you_or(
+                        who,
+                        _("You laid off {cards} on the melds of {owner}."),
+                        _("{name} laid off {cards} on the melds of {owner}."),
+                        cards=cards_text(given),
+                        owner=session.names[owner],
+                    )
+                )
+            )
         body.append(Text())
         body.append(self.score_sheet(obs, number))
+
+        title = _("Deal {number} is over").format(number=number)
+        if result.chinchon:
+            title = _("Chinchón! Deal {number} is over").format(number=number)
 
         def seen(_result: object) -> None:
             session.results_seen = max(session.results_seen, number)
             self._schedule_advance()
 
         self.push_screen(
-            InfoScreen(
-                _("Deal {number} is over").format(number=number), body, [("Enter", pgettext("key", "continue"))]
-            ),
+            InfoScreen(title, body, [("Enter", pgettext("key", "continue"))]),
             seen,
         )
 
@@ -1257,6 +1320,7 @@ class ChinchonApp(App[None]):
 
         def answered(quit_now: bool | None) -> None:
             if quit_now:
+                self.session.save()  # the picked card and the hand's order, as they are now
                 self.exit()
             else:
                 self._schedule_advance()

@@ -17,20 +17,23 @@ from rich.table import Table
 from rich.text import Text
 
 from chinchon.cards import Card, Suit
-from chinchon.i18n import for_terminal, is_rtl
+from chinchon.i18n import for_terminal, is_rtl, pgettext
 from chinchon.melds import Arrangement, best_arrangement
 from chinchon.rules import Rules
 
 __all__ = [
     "RED",
     "arrangement_of",
+    "card_letters",
     "card_style",
+    "card_text",
     "cards_text",
     "fit",
     "joined",
     "line",
     "loose_text",
     "melds_text",
+    "set_deck",
     "sort_by_rank",
     "sort_by_suit",
     "table",
@@ -40,7 +43,40 @@ __all__ = [
 RED = "red"
 """The colour of the red suits' cards."""
 
-_RED_CARD = re.compile(r"(?:10|[2-9AJQK])[♦♥]")
+_RED_CARD = re.compile(r"(?<![\w])(?:10|[2-9A-Z])[♦♥]")
+_FIGURE = re.compile(r"(?<![\w])([JQK])(?=[♦♥♠♣])")
+
+_deck = "spanish40"
+
+
+def set_deck(deck: str) -> None:
+    """Say which deck the cards on the screen belong to (the match's ``Rules.deck``)."""
+    global _deck
+    _deck = deck
+
+
+def _figure_letters() -> dict[str, str]:
+    if _deck == "french52":
+        return {}
+    # The letters of the sota, the caballo and the rey in the player's language.
+    return {
+        "J": pgettext("Spanish deck card letter", "J"),
+        "Q": pgettext("Spanish deck card letter", "Q"),
+        "K": pgettext("Spanish deck card letter", "K"),
+    }
+
+
+def card_letters(text: str) -> str:
+    """Text with the figures of a Spanish deck's cards in the language's letters (``S♥`` for ``J♥`` in Spanish)."""
+    letters = _figure_letters()
+    if not letters or all(key == value for key, value in letters.items()):
+        return text
+    return _FIGURE.sub(lambda match: letters[match.group(1)], text)
+
+
+def card_text(card: Card) -> str:
+    """A card as the screen shows it: ``7♦``, or ``S♥`` for a Spanish deck's sota of cups in Spanish."""
+    return card_letters(str(card))
 
 
 def card_style(card: Card) -> str:
@@ -74,6 +110,7 @@ def line(text: str, style: str = "", *, laid_out: bool = False) -> Text:
 
     ``laid_out`` text is in visual order already (see :func:`joined`).
     """
+    text = card_letters(text)
     styled = Text(text if laid_out else visual(text), style=style, no_wrap=True, overflow="crop")
     styled.highlight_regex(_RED_CARD, RED)
     return styled

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from chinchon.i18n import is_rtl, pgettext
-from chinchon.tui.render import line, visual
+from chinchon.tui.render import card_letters, line, visual
 
 __all__ = [
     "AUTO",
@@ -61,7 +61,7 @@ def paragraph(text: str, width: int = 72) -> Text:
         wrapped.no_wrap = False
         wrapped.overflow = "fold"
         return wrapped
-    lines = textwrap.wrap(text, width)
+    lines = textwrap.wrap(card_letters(text), width)
     return Text("\n".join(visual(part) for part in lines), justify="right")
 
 

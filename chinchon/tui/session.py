@@ -16,6 +16,7 @@ seat observes.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections import Counter
@@ -31,7 +32,7 @@ from chinchon.game import DealResult, Match, Observation, Phase, TableMeld
 from chinchon.i18n import _, ngettext, translate_error
 from chinchon.record import RecordError, replay
 from chinchon.rules import Rules
-from chinchon.tui.storage import Settings, StorageError, Store
+from chinchon.tui.storage import LOG_KEPT, Settings, StorageError, Store
 
 __all__ = ["Session", "SessionError", "melds_text", "void_line"]
 
@@ -70,6 +71,10 @@ class Session:
         self.store = store
         self.log: list[str] = []
         self.save_error: str | None = None
+        # The table as the player leaves it, saved with the match (see Settings).
+        self.sort = settings.sort
+        self.own: list[Card] = []
+        self.picked: Card | None = None
         finished = self.finished_deals()
         observation = self.observation()
         # A match saved while the last deal's results were open (its re-entries asked, or the next
@@ -130,10 +135,19 @@ class Session:
                     file=store.record_path,
                     name=ascii(name),
                 )
-        session = cls(match, settings, store)
+        # The session's settings are how the match is played; the table's state is the session's own.
+        session = cls(match, settings.played(), store)
+        session.sort = settings.sort
+        try:
+            session.own = [Card.parse(text) for text in settings.own]
+            session.picked = None if settings.picked is None else Card.parse(settings.picked)
+        except ChinchonError:
+            raise StorageError(N_("{file}: the saved settings are damaged"), file=store.settings_path) from None
         observation = session.observation()
+        session.log = list(settings.log)
         session.log.append(_("The match goes on where it was left."))
-        session._log_deal_start(observation)
+        if not settings.log:
+            session._log_deal_start(observation)
         return session
 
     def again(self) -> Session:
@@ -171,6 +185,13 @@ class Session:
             if result is not None:
                 results.append(result)
         return results
+
+    def face_down(self, number: int) -> Card | None:
+        """The card the closer of deal ``number`` put face down, once that deal is over (it is public then)."""
+        deal = self.match.deals[number - 1]
+        if deal.phase is not Phase.OVER:
+            return None
+        return deal.face_down
 
     def human_to_move(self) -> bool:
         """Whether the match waits for the player."""
@@ -225,8 +246,15 @@ class Session:
         """Save the match record and settings, remembering the error if they cannot be written."""
         if self.store is None:
             return
+        table = dataclasses.replace(
+            self.settings,
+            log=tuple(self.log[-LOG_KEPT:]),
+            sort=self.sort,
+            own=tuple(str(card) for card in self.own),
+            picked=None if self.picked is None else str(self.picked),
+        )
         try:
-            self.store.save(self.match.record(), self.settings)
+            self.store.save(self.match.record(), table)
             self.save_error = None
         except OSError as error:
             self.save_error = _("cannot write {path}: {error}").format(

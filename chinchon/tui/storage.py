@@ -26,7 +26,7 @@ from chinchon.files import read_text, sync_folder, write_temporary, write_whole
 from chinchon.i18n import translate_error
 from chinchon.record import RecordError, dumps, loads
 
-__all__ = ["DATA_DIR_VARIABLE", "Settings", "StorageError", "Store", "data_dir", "write_whole"]
+__all__ = ["DATA_DIR_VARIABLE", "LOG_KEPT", "SORTS", "Settings", "StorageError", "Store", "data_dir", "write_whole"]
 
 DATA_DIR_VARIABLE = "CHINCHON_DATA_DIR"
 """The environment variable that overrides the data directory."""
@@ -37,6 +37,27 @@ DIGEST_KEY = "record_sha256"
 """The settings' key for the digest of the record they were saved with."""
 MOST_SPEED = 60.0
 """The longest pause between the bots' moves, in seconds."""
+
+
+LOG_KEPT = 200
+"""How many of the log's latest lines a save keeps."""
+SORTS = ("suit", "rank", "own")
+"""The orders of the hand: by suit, by rank, or the player's own."""
+
+
+def _text(value: Any) -> str:
+    """A saved text: a string without control characters."""
+    if not isinstance(value, str) or any(char < " " or "\x7f" <= char < "\xa0" for char in value):
+        raise ValueError(value)
+    if any("\ud800" <= char <= "\udfff" for char in value):
+        raise ValueError(value)
+    return value
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise TypeError(value)
+    return tuple(_text(item) for item in value)
 
 
 class StorageError(ChinchonError):
@@ -54,7 +75,10 @@ class Settings:
     """How a match of the terminal game is played: the player's seat, the bots, the preset, the pace.
 
     ``preset`` names the rules for the player: the preset, and any options given on top of it
-    (``clasico, limit=50``); the exact rules are the record's.
+    (``clasico, limit=50``); the exact rules are the record's. ``log``, ``sort``, ``own`` and ``picked``
+    are the table as the player left it: the log's latest lines, the order of the hand (``suit``,
+    ``rank`` or ``own``), the player's own order of the cards and the picked card (as card text);
+    saves from before they were kept have none of them.
     """
 
     preset: str
@@ -62,6 +86,14 @@ class Settings:
     seed: int
     human: int = 0
     speed: float = 0.8
+    log: tuple[str, ...] = ()
+    sort: str = "suit"
+    own: tuple[str, ...] = ()
+    picked: str | None = None
+
+    def played(self) -> Settings:
+        """The settings of how the match is played, without the table's state."""
+        return dataclasses.replace(self, log=(), sort="suit", own=(), picked=None)
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a JSON-able mapping."""
@@ -71,6 +103,10 @@ class Settings:
             "seed": self.seed,
             "human": self.human,
             "speed": self.speed,
+            "log": list(self.log[-LOG_KEPT:]),
+            "sort": self.sort,
+            "own": list(self.own),
+            "picked": self.picked,
         }
 
     @classmethod
@@ -87,10 +123,16 @@ class Settings:
                 seed=int(data["seed"]),
                 human=int(data["human"]),
                 speed=float(data["speed"]),
+                log=_texts(data.get("log", [])),
+                sort=_text(data.get("sort", "suit")),
+                own=_texts(data.get("own", [])),
+                picked=None if data.get("picked") is None else _text(data["picked"]),
             )
-        except (KeyError, TypeError, ValueError, OverflowError):
+        except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
             raise StorageError(N_("the saved settings are damaged")) from None
         if not 0 <= settings.speed < math.inf:  # NaN fails too
+            raise StorageError(N_("the saved settings are damaged"))
+        if settings.sort not in SORTS:
             raise StorageError(N_("the saved settings are damaged"))
         # Saves from before the limit may be slower: they play at the slowest pace allowed now.
         return dataclasses.replace(settings, speed=min(settings.speed, MOST_SPEED))
