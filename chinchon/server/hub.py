@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["Connection", "Hub", "TokenBucket"]
+__all__ = ["Connection", "Hub", "TokenBucket", "frame"]
 
 QUEUE_SIZE = 512
 """Frames waiting for a client before it counts as too slow and is dropped."""
@@ -26,6 +26,11 @@ class Socket(Protocol):
     async def send_text(self, data: str) -> None: ...
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+def frame(message: dict[str, Any]) -> str:
+    """A message as the JSON text of one WebSocket frame."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 class TokenBucket:
@@ -98,14 +103,17 @@ class Hub:
             with contextlib.suppress(Exception):
                 await connection.socket.close(connection.close_code)
 
-    def send(self, connection: Connection, message: dict[str, Any]) -> None:
-        """Queue a message for one connection (a client too slow to read is disconnected)."""
+    def send(self, connection: Connection, message: dict[str, Any], text: str | None = None) -> None:
+        """Queue a message for one connection (a client too slow to read is disconnected).
+
+        ``text`` is the message already as JSON (:func:`frame`), when the same message goes to many.
+        """
         if connection.closed:
             return
         for observe in self.observers:
             observe(connection, message)
         try:
-            connection.queue.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            connection.queue.put_nowait(frame(message) if text is None else text)
         except asyncio.QueueFull:
             self.close(connection, 1013)
 

@@ -33,7 +33,7 @@ from chinchon.bots.base import LEVELS, BotError
 from chinchon.errors import N_, ChinchonError
 from chinchon.game import Match
 from chinchon.rules import Rules, RulesError, parse_option
-from chinchon.server.hub import Connection, Hub
+from chinchon.server.hub import Connection, Hub, frame
 from chinchon.server.protocol import CHAT_MAX, NAME_MAX, CreateRoom
 from chinchon.server.store import EventRow, RoomRow, SeatRow, Store
 from chinchon.server.views import game_view, public_action, spectator_game_view, translated, translated_error
@@ -289,13 +289,15 @@ class Room:
     def publish(self, event: dict[str, Any] | None) -> None:
         """Send an event (if any) and each member's new view."""
         hub = self.manager.hub
-        views: dict[int | None, dict[str, Any]] = {}
+        event_text = frame(event) if event is not None else None
+        views: dict[int | None, tuple[dict[str, Any], str]] = {}
         for connection in hub.members(self.code):
             if event is not None:
-                hub.send(connection, event)
+                hub.send(connection, event, event_text)
             if connection.seat not in views:
-                views[connection.seat] = self.view(connection.seat)
-            hub.send(connection, views[connection.seat])
+                view = self.view(connection.seat)
+                views[connection.seat] = view, frame(view)
+            hub.send(connection, *views[connection.seat])
 
     def send_presence(self) -> None:
         """Tell every member who is connected, away or played by a bot."""
