@@ -35,19 +35,10 @@ from typing import Any
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
-from chinchon.server.client import served
+from chinchon.server.client import CHROMIUM, CHROMIUM_ARGS, served
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "chinchon" / "server" / "static"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 # Records, in the page, when each state first shows and when each click happens.
 WATCH = """
@@ -143,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         for url, size in sizes:
             print(f"  {url}: {size:,}")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS), headless=True)
             loads = []
             for _ in range(args.loads):
                 room = post(base + "/api/rooms", {"name": "Ana", "seats": 2, "bot_level": "easy", "public": False})

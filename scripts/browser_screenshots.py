@@ -26,11 +26,9 @@ from typing import Any
 
 from playwright.sync_api import ViewportSize, sync_playwright
 
-from chinchon.server.client import served
+from chinchon.server.client import CHROMIUM, CHROMIUM_ARGS, served
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
@@ -70,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     with served("--bot-delay", "0.2") as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS), headless=True)
         context = browser.new_context(viewport=PHONE, locale="en-US")
         page = context.new_page()
         page.goto(base + "/")

@@ -15,17 +15,11 @@ import pytest
 
 from chinchon.bots.base import LEVELS
 from chinchon.rules import Rules
+from chinchon.server import client
 from tests.server_support import Running, running_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROMIUM = Path(client.CHROMIUM)
+ARGS = list(client.CHROMIUM_ARGS)
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 WAIT_MS = 60_000

@@ -22,9 +22,21 @@ from typing import Any
 
 import websockets
 
-__all__ = ["Client", "create_room", "join_room", "served"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Client", "create_room", "join_room", "served"]
 
 _ids = itertools.count(1)
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium, which the browser tests, the browser benchmark and the screenshots launch (headless)."""
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+"""Chromium's flags for a machine with no network beyond loopback (it would try to reach its own services)."""
 
 
 def _post(url: str, payload: dict[str, Any]) -> tuple[int, dict[str, Any]]:
