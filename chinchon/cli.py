@@ -36,7 +36,7 @@ from chinchon.melds import (
     extend_meld,
     is_chinchon,
 )
-from chinchon.record import loads
+from chinchon.record import dumps, loads
 from chinchon.record import replay as replay_record
 from chinchon.rules import Rules, format_option, parse_options
 
@@ -80,6 +80,7 @@ RuleOption = Annotated[
         " wild_ace_of_oros=true (repeatable; `chinchon rules` lists them).",
     ),
 ]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print a JSON document instead of text.")]
 LangOption = Annotated[
     str | None,
     typer.Option("--lang", help="Language: en, es, pt, fr, pl or ar (default: from LANGUAGE, LC_ALL, LANG)."),
@@ -295,7 +296,7 @@ def solve(
     ],
     rules: RulesOption = "fournier",
     rule: RuleOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON document instead of text.")] = False,
+    as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Best arrangement of a hand, or every way to close a hand with the card just drawn."""
@@ -478,6 +479,10 @@ def replay(
             " last-match.json in ~/.local/share/chinchon on Linux, or in $CHINCHON_DATA_DIR)."
         ),
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the record as a JSON document (checked by replaying it) instead of text."),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Print a recorded match hand by hand."""
@@ -511,6 +516,9 @@ def replay(
         match = replay_record(record)
     except ChinchonError as exc:
         _fail(translate_error(exc))
+    if as_json:
+        typer.echo(dumps(record))
+        return
     for line in replay_lines(match, you if you is not None and 0 <= you < match.players else None):
         typer.echo(for_terminal(line))
 
@@ -540,7 +548,10 @@ def arena(
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", help="Play on a Dask cluster: its scheduler, tcp://host:8786.")
     ] = None,
-    json_file: Annotated[str | None, typer.Option("--json", help="Write the whole report to this JSON file.")] = None,
+    as_json: JsonOption = False,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Also write the whole report (JSON) to this file.")
+    ] = None,
     max_actions: Annotated[
         int | None,
         typer.Option(
@@ -585,19 +596,22 @@ def arena(
         config.check(jobs)
     except ChinchonError as exc:
         _fail(translate_error(exc))
-    if json_file is not None:
+    if output is not None:
         # Find out before playing that the report can be written there, without creating the file.
-        problem = _unwritable(json_file)
+        problem = _unwritable(output)
         if problem is not None:
-            _fail(_("cannot write {path}: {error}").format(path=json_file, error=problem))
+            _fail(_("cannot write {path}: {error}").format(path=output, error=problem))
     console = Console(highlight=False, emoji=False)
+    # With --json, standard output is the document alone; the progress and messages go to standard error.
+    messages = Console(highlight=False, emoji=False, stderr=True) if as_json else console
     try:
-        with ArenaProgress(config, console) as progress:
+        with ArenaProgress(config, messages, file=sys.stderr if as_json else None) as progress:
             report = run_arena(config, jobs=jobs, scheduler=scheduler, progress=progress.update)
     except ChinchonError as exc:
         _fail(translate_error(exc))
-    print_report(report, console)
-    if json_file is not None:
+    if not as_json:
+        print_report(report, console)
+    if as_json or output is not None:
         arguments = {
             "bots": bots,
             "players": players,
@@ -608,17 +622,22 @@ def arena(
             "seed": chosen_seed,
             "jobs": jobs,
             "scheduler": scheduler,
-            "json": json_file,
+            "json": as_json,
+            "output": output,
             "max_actions": config.max_actions,
             "seatings": seating,
         }
+        document = json.dumps(report.to_dict(arguments), ensure_ascii=False, indent=2) + "\n"
+        if as_json:
+            typer.echo(document, nl=False)
+    if output is not None:
         from chinchon.tui.storage import write_whole
 
         try:
-            write_whole(json_file, json.dumps(report.to_dict(arguments), ensure_ascii=False, indent=2) + "\n")
+            write_whole(output, document)
         except OSError as exc:
-            _fail(_("cannot write {path}: {error}").format(path=json_file, error=exc.strerror or exc))
-        console.print(for_terminal(_("Report written to {path}").format(path=json_file)), soft_wrap=True)
+            _fail(_("cannot write {path}: {error}").format(path=output, error=exc.strerror or exc))
+        messages.print(for_terminal(_("Report written to {path}").format(path=output)), soft_wrap=True)
 
 
 # -- chinchon rules ----------------------------------------------------------------
@@ -631,6 +650,7 @@ def rules_command(
     ] = None,
     rules: RulesOption = "fournier",
     rule: RuleOption = None,
+    as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Print the rules in force (a preset and any --rule options on top of it), in the chosen language."""
@@ -640,6 +660,11 @@ def rules_command(
 
     name = preset or rules
     chosen = _setup(lang, name, rule)
+    if as_json:
+        closest, options = chosen.as_text()
+        document = {"preset": closest, "options": options, "rules": chosen.to_dict()}
+        typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
+        return
     console = Console(highlight=False, emoji=False, soft_wrap=True)
     width = max(40, min(console.width, 100))
     _line(console, "{title}", title=rules_title(rules_label(name, rule)))
@@ -789,6 +814,7 @@ def _unwritable(path: str) -> str | None:
 @app.command(short_help="The engine's own speed.")
 def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="CPU seconds for each figure.")] = 2.0,
+    as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """The engine's own speed: solver, random play, copies and search (no peers needed)."""
@@ -811,15 +837,26 @@ def bench(
         ),
         err=True,
     )
+    figures: list[dict[str, object]] = []
+
+    def show(name: str, value: float, unit: str) -> None:
+        if as_json:
+            figures.append({"figure": name, "value": value, "unit": unit})
+        else:
+            typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
+
     for name, value, unit in measure_figures(seconds):
-        typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
+        show(name, value, unit)
     if env_steps_per_second is None:
-        typer.echo(_("environment steps: install the rl extra (pip install 'chinchon[rl]') to measure them"))
-        return
-    for players in (2, 4):
-        name = _("environment steps, {players} players (random masked)").format(players=players)
-        unit = _("steps/s")
-        typer.echo(for_terminal(f"{name:48} {env_steps_per_second(players, seconds):12,.2f} {unit}"))
+        typer.echo(
+            _("environment steps: install the rl extra (pip install 'chinchon[rl]') to measure them"), err=as_json
+        )
+    else:
+        for players in (2, 4):
+            name = _("environment steps, {players} players (random masked)").format(players=players)
+            show(name, env_steps_per_second(players, seconds), _("steps/s"))
+    if as_json:
+        typer.echo(json.dumps({"seconds": seconds, "figures": figures}, ensure_ascii=False, indent=2))
 
 
 # -- chinchon serve ------------------------------------------------------------------

@@ -74,7 +74,7 @@ def sign_test(up: int, down: int) -> float:
 def _wins(report: Mapping[str, Any], position: int) -> dict[Key, tuple[bool, str]]:
     outcomes = report.get("outcomes")
     if not isinstance(outcomes, list):
-        raise ComparisonError("a report without outcomes: write it with chinchon arena --json")
+        raise ComparisonError("a report without outcomes: write it with chinchon arena --output FILE")
     if not 0 <= position < len(report["bots"]):
         raise ComparisonError(f"no bot in position {position}: the run has {len(report['bots'])}")
     out: dict[Key, tuple[bool, str]] = {}
@@ -117,7 +117,7 @@ def compare(first: Mapping[str, Any], second: Mapping[str, Any], position: int =
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("first", type=Path, help="the first run's report (chinchon arena --json)")
+    parser.add_argument("first", type=Path, help="the first run's report (chinchon arena --output FILE)")
     parser.add_argument("second", type=Path, help="the second run's report")
     parser.add_argument("--position", type=int, default=0, help="the bot's place in --bots (default 0)")
     args = parser.parse_args(argv)

@@ -231,7 +231,7 @@ def test_custom_rules_have_a_command_line_that_repeats_them(tmp_path: Path) -> N
     assert "rules: clasico, wild_ace_of_oros=true, limit=50;" in shown.getvalue()
     # The command plays the same arena again: the same rules, the same outcomes.
     out = tmp_path / "again.json"
-    result = CliRunner().invoke(app, [*command[1:], "--json", str(out)], env={"NO_COLOR": "1"})
+    result = CliRunner().invoke(app, [*command[1:], "--output", str(out)], env={"NO_COLOR": "1"})
     assert result.exit_code == 0, result.stderr
     again = json.loads(out.read_text("utf-8"))
     assert again["rules"]["options"] == custom.to_dict()
@@ -426,7 +426,7 @@ def without_run(document: dict[str, Any]) -> dict[str, Any]:
 
 def test_cli_arena_writes_a_json_report_that_repeats(tmp_path: Any) -> None:
     path = tmp_path / "arena.json"
-    result = cli("arena", "--bots", "simple,random", "--matches", "3", "--seed", "5", "--json", str(path))
+    result = cli("arena", "--bots", "simple,random", "--matches", "3", "--seed", "5", "--output", str(path))
     assert result.exit_code == 0, result.stderr
     assert "Arena: 6 matches; boards: 3, seatings: 2; players: 2; rules: fournier; seed: 5" in result.stdout
     assert f"Report written to {path}" in result.stdout
@@ -440,14 +440,14 @@ def test_cli_arena_writes_a_json_report_that_repeats(tmp_path: Any) -> None:
     command = document["command"]
     assert command[:2] == ["chinchon", "arena"]
     again = tmp_path / "again.json"
-    repeat = cli(*command[1:], "--jobs", "2", "--json", str(again))
+    repeat = cli(*command[1:], "--jobs", "2", "--output", str(again))
     assert repeat.exit_code == 0, repeat.stderr
     assert without_run(json.loads(again.read_text("utf-8"))) == without_run(document)
 
 
 def test_cli_arena_stops_long_matches_and_says_how_to_repeat(tmp_path: Any) -> None:
     path = tmp_path / "arena.json"
-    args = ["--bots", "simple,random", "--matches", "2", "--seed", "1", "--max-actions", "5", "--json", str(path)]
+    args = ["--bots", "simple,random", "--matches", "2", "--seed", "1", "--max-actions", "5", "--output", str(path)]
     result = cli("arena", *args)
     assert result.exit_code == 0, result.stderr
     assert "4 matches were stopped unfinished after 5 actions." in result.stdout
@@ -459,7 +459,7 @@ def test_cli_arena_stops_long_matches_and_says_how_to_repeat(tmp_path: Any) -> N
 
 def test_cli_arena_seatings_of_three_bots_and_their_repeat(tmp_path: Any) -> None:
     path = tmp_path / "arena.json"
-    result = cli("arena", "--bots", "simple,random,easy", "--hands", "2", "--seed", "3", "--json", str(path))
+    result = cli("arena", "--bots", "simple,random,easy", "--hands", "2", "--seed", "3", "--output", str(path))
     assert result.exit_code == 0, result.stderr
     assert "Arena: 12 hands; boards: 2, seatings: 6" in result.stdout
     document = json.loads(path.read_text("utf-8"))
@@ -467,7 +467,7 @@ def test_cli_arena_seatings_of_three_bots_and_their_repeat(tmp_path: Any) -> Non
     assert document["arguments"]["seatings"] == "auto"
     assert "--seatings" not in document["command"]
     rotations = tmp_path / "rotations.json"
-    result = cli(*document["command"][1:], "--seatings", "rotations", "--json", str(rotations))
+    result = cli(*document["command"][1:], "--seatings", "rotations", "--output", str(rotations))
     assert result.exit_code == 0, result.stderr
     assert "Arena: 6 hands; boards: 2, seatings: 3" in result.stdout
     again = json.loads(rotations.read_text("utf-8"))
@@ -512,7 +512,7 @@ def test_cli_arena_bad_input_is_one_line_and_exit_2(args: list[str], message: st
 
 
 def test_cli_arena_unwritable_json_fails_before_playing(tmp_path: Any) -> None:
-    result = cli("arena", "--bots", "simple,random", "--matches", "2", "--json", str(tmp_path / "no" / "x.json"))
+    result = cli("arena", "--bots", "simple,random", "--matches", "2", "--output", str(tmp_path / "no" / "x.json"))
     assert result.exit_code == EXIT_BAD_INPUT
     assert result.stderr.startswith("error: cannot write")
     assert result.stdout == ""

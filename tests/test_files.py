@@ -89,7 +89,7 @@ def test_a_fifo_is_not_replaced(tmp_path: Path) -> None:
 
 def test_the_arena_refuses_a_report_onto_a_fifo_before_playing(tmp_path: Path) -> None:
     fifo = _fifo(tmp_path)
-    result = CliRunner().invoke(cli, ["arena", "--bots", "random,simple", "--hands", "1", "--json", str(fifo)])
+    result = CliRunner().invoke(cli, ["arena", "--bots", "random,simple", "--hands", "1", "--output", str(fifo)])
     assert result.exit_code == EXIT_BAD_INPUT
     assert f"cannot write {fifo}: not a regular file" in result.output
     assert stat.S_ISFIFO(fifo.stat().st_mode)
