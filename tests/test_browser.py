@@ -6,6 +6,7 @@ import json
 import os
 import re
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -178,6 +179,14 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
     assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
     assert arabic["Play now against bots"] not in ("", "Play now against bots")
     assert arabic["Spanish deck\x04{rank} of coins"] != "{rank} of coins"
+    for lang, needs, direction in (("es", "Este juego necesita JavaScript.", "ltr"), ("ar", None, "rtl")):
+        asked = urllib.request.Request(server.base + "/", headers={"Accept-Language": f"{lang}-XX,en;q=0.5"})
+        with urllib.request.urlopen(asked, timeout=30) as response:
+            translated = response.read().decode("utf-8")
+        assert f'<html lang="{lang}" dir="{direction}">' in translated
+        shown = re.search("<noscript>(.*)</noscript>", translated)
+        assert shown is not None and shown.group(1) != "This game needs JavaScript."
+        assert needs is None or shown.group(1) == needs
     unknown = json.loads(get("/api/i18n/xx")[1])
     assert unknown["_lang"] == "en" and unknown["_dir"] == "ltr"
     assert unknown["Play now against bots"] == "Play now against bots"
@@ -398,6 +407,58 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
         person.page.keyboard.press("Enter")
         person.page.wait_for_function("document.querySelectorAll('.hand .card').length === 7")
         assert first not in person.hand()
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def _chart_points(person: Person) -> int:
+    """How many deals the chart of the last deal's results draws (it is shown from the second total on)."""
+    person.page.click("[data-action=last-deal]")
+    line = person.page.wait_for_selector(".result .chart polyline")
+    assert line is not None
+    count = len((line.get_attribute("points") or "").split())
+    person.page.click(".result [data-action=continue]")
+    return count
+
+
+def test_the_chart_outlives_a_reload_and_a_player_leaves_during_the_match(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, DESKTOP)
+    try:
+        person.open("/")
+        person.page.evaluate("localStorage.setItem('chinchon.form', JSON.stringify({options: {limit: 100}}))")
+        _play_now(person, "Ana", bot_level="easy", seats="2")
+        deadline = time.monotonic() + MATCH_SECONDS
+        while person.step() != "continue" or not person.visible("[data-action=last-deal]"):
+            assert time.monotonic() < deadline, "the first deal did not end"
+            assert not person.visible("[data-over]"), "the match ended in one deal"
+            person.page.wait_for_timeout(50)
+        before = _chart_points(person)
+        assert before >= 2
+        person.page.reload()
+        person.page.wait_for_selector("[data-action=last-deal]")
+        assert _chart_points(person) == before
+        code = person.page.url.rsplit("/", 1)[-1]
+
+        def names() -> list[str] | None:
+            """The people seated in the room; None once it is closed."""
+            try:
+                with urllib.request.urlopen(f"{server.base}/api/rooms/{code}", timeout=30) as response:
+                    return list(json.loads(response.read())["names"])
+            except urllib.error.HTTPError as error:
+                assert error.code == 404
+                return None
+
+        assert names() == ["Ana"]
+        person.page.on("dialog", lambda dialog: dialog.accept())
+        person.page.click("[data-action=leave]")
+        person.page.wait_for_selector("[data-action=play-now]")
+        assert person.page.evaluate(f"localStorage.getItem('chinchon.seat.{code}')") is None
+        assert names() in ([], None)
+        closing = time.monotonic() + 30
+        while names() is not None:  # nobody is left: the room closes
+            assert time.monotonic() < closing, "the room stayed open with nobody in it"
+            time.sleep(0.1)
         _no_console_errors(person)
     finally:
         person.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import html
 import json
 import logging
 import time
@@ -14,7 +15,7 @@ from typing import Any
 
 from babel.messages.extract import extract
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import ValidationError
@@ -399,12 +400,22 @@ def _browser_msgids() -> tuple[str, ...]:
     return tuple(found)
 
 
+@functools.cache
+def _index_page(lang: str) -> str:
+    """The client's page in a language: its ``lang``, its direction and the line shown without JavaScript."""
+    page = (STATIC_DIR / "index.html").read_text("utf-8")
+    needs = html.escape(translation(lang).gettext(N_("This game needs JavaScript.")))
+    page = page.replace('<html lang="en" dir="ltr">', f'<html lang="{lang}" dir="{"rtl" if is_rtl(lang) else "ltr"}">')
+    return page.replace("<noscript>This game needs JavaScript.</noscript>", f"<noscript>{needs}</noscript>")
+
+
 def _static_routes(app: FastAPI) -> None:
     """``/`` (the client's page), ``/static/...`` and ``/api/i18n/{lang}`` (its messages in a language)."""
 
     @app.get("/", include_in_schema=False)
-    async def index() -> Response:
-        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+    async def index(request: Request) -> Response:
+        lang = _language(request.headers.get("accept-language"))
+        return HTMLResponse(_index_page(lang), headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     @app.get("/api/i18n/{lang}")
     async def messages(lang: str) -> Any:

@@ -58,6 +58,7 @@ const state = {
   copied: false,
   dealTotals: [],
   resultSeen: null,
+  totalsMatch: null,
   clockSkew: 0,
 };
 
@@ -197,7 +198,8 @@ function setView(view) {
     const keep = state.selected !== null && order[state.selected] === state.order[state.selected] && g.phase === "discard";
     changes.selected = keep ? state.selected : null;
     // The totals after each deal, for the chart; a rematch starts them again.
-    const rematched = Boolean(old) && state.view.match !== view.match;
+    const rematched = (Boolean(old) && state.view.match !== view.match)
+      || (!old && state.totalsMatch !== null && state.totalsMatch !== view.match);
     const seen = rematched ? null : state.resultSeen;
     let totals = rematched ? [] : state.dealTotals;
     if (g.previous_result && seen !== null && g.deal_number > seen && !g.match_over) changes.panel = "result";
@@ -210,6 +212,8 @@ function setView(view) {
     const last = totals.length ? totals[totals.length - 1].join() : null;
     if (g.match_over && last !== g.scores.join()) totals = totals.concat([[...g.scores]]);
     changes.dealTotals = totals;
+    // Kept for the room, so that a reload or a return draws the same chart.
+    saved.set(`totals.${view.room}`, { match: view.match, seen: changes.resultSeen ?? seen, totals });
     if (state.panel === "close" && !legal(g).close.size) changes.panel = null;
   }
   update(changes);
@@ -321,7 +325,13 @@ function enterHome() {
 function enterRoom(code, watch = false) {
   const fresh = state.route.page !== "room" || state.route.code !== code;
   update({ route: { page: "room", code }, needJoin: false, roomMissing: false, copied: false,
-    ...(fresh ? { view: null, chat: [], log: [], unread: 0, panel: null, dealTotals: [], resultSeen: null } : {}) });
+    ...(fresh ? { view: null, chat: [], log: [], unread: 0, panel: null, dealTotals: [], resultSeen: null, totalsMatch: null } : {}) });
+  if (fresh) {
+    const kept = saved.get(`totals.${code}`, null);
+    if (kept && Array.isArray(kept.totals) && typeof kept.seen === "number") {
+      update({ dealTotals: kept.totals, resultSeen: kept.seen, totalsMatch: kept.match });
+    }
+  }
   const seat = saved.get(`seat.${code}`, null);
   if (seat && seat.token) {
     connect({ type: "hello", room: code, token: seat.token });
@@ -438,8 +448,10 @@ const actions = {
   rematch() {
     send({ type: "rematch" });
   },
-  leave() {
+  leave(ask = false) {
+    if (ask && !window.confirm(_("Leave the match? A bot takes your seat and you cannot come back to it."))) return;
     send({ type: "leave" });
+    saved.remove(`totals.${state.route.code}`);
     saved.remove(`seat.${state.route.code}`);
     actions.goHome();
   },

@@ -514,6 +514,7 @@ function resultBody(s, g, result) {
           cards(s, result.loose[seat], "tiny")) : null));
   });
   return [
+    result.void ? h("p", { class: "void", "data-void": "1" }, _("Nobody closed before the stock ran out: the deal is void and nobody scores.")) : null,
     h("ul", { class: "result-rows" }, rows),
     h("h3", null, _("Totals (limit {limit})", { limit: s.view.rules.limit })),
     scoreBars(s, g),
@@ -585,7 +586,8 @@ function table(s, a) {
       timer(s),
       h("span", { class: "grow" }),
       g.previous_result ? button(_("Last deal"), () => a.togglePanel("result"), { cls: "small", action: "last-deal" }) : null,
-      button(s.unread ? _("Chat ({n})", { n: s.unread }) : _("Chat"), () => a.togglePanel("chat"), { cls: "small", action: "chat" })),
+      button(s.unread ? _("Chat ({n})", { n: s.unread }) : _("Chat"), () => a.togglePanel("chat"), { cls: "small", action: "chat" }),
+      mine !== null && !over ? button(_("Leave"), () => a.leave(true), { cls: "small danger", action: "leave" }) : null),
     h("section", { class: "opponents", "aria-label": _("Opponents") }, others.map((info) => opponent(s, a, g, info))),
     g.phase === "showdown" || g.result ? meldsOnTable(s, a, g, moves) : piles(s, a, g, moves),
     h("p", { class: `status ${g.to_move === mine && mine !== null ? "mine" : ""}`, role: "status", "data-phase": g.phase,
