@@ -203,6 +203,10 @@ def seating_count(bots: int, players: int, scheme: Scheme = "auto") -> int:
     >>> seating_count(4, 2), seating_count(4, 4), seating_count(4, 4, "all"), seating_count(12, 8)
     (12, 4, 24, 19958400)
     """
+    if bots < 1 or players < 1:
+        raise ArenaError(
+            N_("seatings need at least one bot and one seat, got {bots} and {players}"), bots=bots, players=players
+        )
     if _rotated(bots, players, scheme):
         return bots
     return math.perm(bots, players) if bots > players else math.factorial(bots)

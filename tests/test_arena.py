@@ -36,6 +36,7 @@ from chinchon.arena import (
     parse_lineup,
     print_report,
     run_arena,
+    seating_count,
     seatings,
     wilson_interval,
 )
@@ -190,6 +191,11 @@ def test_seatings_schemes() -> None:
     with pytest.raises(ArenaError, match="19958400 seatings a board are too many \\(at most 100000\\)"):
         too_many.check()
     assert dataclasses.replace(too_many, seating="rotations").check() == Rules.preset("polaco")
+    for bots, players in ((2, -1), (-3, 2), (0, 2), (2, 0)):
+        with pytest.raises(ArenaError, match=f"one bot and one seat, got {bots} and {players}"):
+            seatings(bots, players, "all")
+        with pytest.raises(ArenaError, match="one bot and one seat"):
+            seating_count(bots, players)
 
 
 def test_parse_lineup_keeps_bot_parameters_together() -> None:
