@@ -2,15 +2,17 @@
 
 It takes the discard only when it joins a meld (or, with ``take``, when it
 lowers the hand's value by at least that much); discards the card that
-leaves the fewest loose points expected after its next draw from the
-unseen cards (a close then counting for a ``bonus``), avoiding cards the
-next player collects; closes at once unless waiting for a clean close
-(-10) is worth the risk that someone else closes first, weighed with the
-match scores; shows the arrangement that leaves the others fewest lay-offs
-and lays off its dearest cards. In a deal that has lasted three times as
-many turns as the deck has cards (:func:`stalled`), where the low cards can
-be locked in the hands and every card going round thrown straight back for
-ever, it keeps the cards that the ones going round could meld, dear or not.
+leaves the fewest loose points expected after its next draw from the unseen
+cards (a close then counting for a ``bonus``), avoiding cards the next
+player collects; closes at once unless waiting for a clean close (-10) is
+worth the risk that someone else closes first, both weighed by the chance to
+win the match they leave (:mod:`chinchon.bots.odds`); re-enters when that
+chance is worth the stake it costs (:func:`reentry_gain`); shows the
+arrangement that leaves the others fewest lay-offs and lays off its dearest
+cards. In a deal that has lasted three times as many turns as the deck has
+cards (:func:`stalled`), where the low cards can be locked in the hands and
+every card going round thrown straight back for ever, it keeps the cards
+that the ones going round could meld, dear or not.
 
 With two players, one deck and no wild cards, the choice among its three
 best discards follows a model learned from play against ``simple``
@@ -31,6 +33,7 @@ from typing import NamedTuple
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
 from chinchon.bots.base import Bot, BotError, flag, number, register
+from chinchon.bots.odds import loose_points, win_chances
 from chinchon.bots.simple import joins_meld
 from chinchon.bots.trees import Trees, load_model, read_model
 from chinchon.cards import Card
@@ -44,11 +47,13 @@ __all__ = [
     "GreedyBot",
     "Outlook",
     "clean_close_outs",
+    "close_by_odds",
     "completing_pairs",
     "discard_features",
     "draw_outlook",
     "hand_value",
     "meld_chance",
+    "reentry_gain",
     "stalled",
     "unseen_cards",
 ]
@@ -68,6 +73,7 @@ FEATURES: tuple[str, ...] = (
     "run_partners_unseen",
     "close_outs",
     "clean_close_outs",
+    "close_by_odds",
     "meld_chance",
     "feeds_next",
     "next_last_discard",
@@ -333,7 +339,10 @@ class GreedyBot(Bot):
     description) values that one more than the favourite by over ``margin``
     points; ``learned=false`` plays the heuristic alone. ``model`` is the
     path of a model file written by ``scripts/train_discards.py fit`` to
-    play instead of the shipped one.
+    play instead of the shipped one. ``odds=false`` makes the match
+    decisions by the old fixed thresholds (close at once within 15 points
+    of the limit or with another seat within 10; re-enter only at a total
+    8 or more under the limit) instead of by the chance to win the match.
     """
 
     name = "greedy"
@@ -350,7 +359,9 @@ class GreedyBot(Bot):
         learned: bool = True,
         margin: float = 0.0,
         model: str = "",
+        odds: bool = True,
     ) -> None:
+        self.odds = flag("odds", odds)
         self.model = model
         self._model = _model_file(model) if model != "" else None
         self.now = number("now", now, 0)
@@ -486,7 +497,7 @@ class GreedyBot(Bot):
         if points == 0:
             return True
         seat = observation.seat
-        if observation.scores:
+        if observation.scores and not self.odds:
             mine = observation.scores[seat]
             if mine + 15 > rules.limit:
                 return True
@@ -500,6 +511,8 @@ class GreedyBot(Bot):
         chance = outs / total
         rounds = observation.turn / max(1, len(observation.seats))
         risk = min(0.6, 0.08 + 0.04 * rounds) * len(observation.seats) / 2
+        if observation.scores and self.odds:
+            return close_by_odds(observation, points, chance, risk, self.patience)
         gain = chance * (points + 10)
         return gain * self.patience < risk * 12
 
@@ -521,10 +534,70 @@ class GreedyBot(Bot):
         return min(shows, key=key)
 
     def _reenter(self, observation: Observation) -> ReEnter:
-        rules = observation.rules
-        active = [observation.scores[s] for s in observation.active] if observation.scores else []
-        comeback = max(active) if active else rules.limit
-        return ReEnter(comeback <= rules.limit - 8)
+        if not self.odds:
+            rules = observation.rules
+            active = [observation.scores[s] for s in observation.active] if observation.scores else []
+            comeback = max(active) if active else rules.limit
+            return ReEnter(comeback <= rules.limit - 8)
+        return ReEnter(reentry_gain(observation) > 0)
+
+
+def reentry_gain(observation: Observation) -> float:
+    """What re-entering is worth to the seat deciding, against declining: its expected gain of the match.
+
+    Declining is out of the match: nothing more is won or paid. Re-entering
+    comes back at the highest total still in (the other seats deciding
+    are taken to come back too) and wins the match with the chance
+    :func:`~chinchon.bots.odds.win_chances` gives. Without stakes the gain
+    is that chance; with stakes it is the chance times the pot (with the
+    stakes paid to come back) less the seat's own new stake.
+    """
+    rules = observation.rules
+    seat = observation.seat
+    if not observation.scores or not observation.active:
+        return 1.0
+    comeback = max(observation.scores[s] for s in observation.active)
+    returning = [s for s in observation.reentry_pending if s != seat]
+    seats = sorted({*observation.active, seat, *returning})
+    totals = [comeback if s == seat or s in returning else observation.scores[s] for s in seats]
+    chance = win_chances(totals, rules)[seats.index(seat)]
+    if not rules.stake:
+        return chance
+    pot = observation.pot + rules.stake * (1 + len(returning))
+    return chance * pot - rules.stake
+
+
+def close_by_odds(observation: Observation, points: int, clean_chance: float, risk: float, patience: float) -> bool:
+    """Whether closing now with ``points`` loose is worth more to the match than waiting a turn for a clean close.
+
+    Each outcome is valued by the seat's :func:`~chinchon.bots.odds.win_chances`
+    from the totals it leaves. Closing now adds ``points`` to the seat and
+    loose points to each other seat (a low, a middling and a high hand,
+    weighed alike: one of them may go over the limit). Waiting gives a clean
+    close (the bonus instead of ``points``) with ``clean_chance``, or with
+    ``risk`` the next seat closes first (a point to it, loose points to the
+    others, ``points`` still to this seat); otherwise the same close a turn
+    later. ``patience`` weighs what waiting may win against what it risks.
+    """
+    rules = observation.rules
+    seat = observation.seat
+    seats = list(observation.seats)
+    me = seats.index(seat)
+    nxt = (me + 1) % len(seats)
+    scores = [observation.scores[s] for s in seats]
+    loose = loose_points(rules)
+
+    def chance(mine: int, closer: int | None) -> float:
+        total = 0.0
+        for share in (0.4, 1.0, 1.6):
+            totals = [scores[i] + (mine if i == me else 1 if i == closer else share * loose) for i in range(len(seats))]
+            total += win_chances(totals, rules)[me]
+        return total / 3
+
+    now = chance(points, None)
+    clean = chance(rules.clean_close_bonus, None)
+    caught = chance(points, nxt)
+    return clean_chance * (clean - now) * patience <= risk * (now - caught)
 
 
 def stalled(observation: Observation) -> bool:
