@@ -9,7 +9,7 @@ import pytest
 
 from chinchon import Match, Observation, ReEnter, Rules
 from chinchon.bots import make_bot
-from chinchon.bots.greedy import close_by_odds, reentry_gain
+from chinchon.bots.greedy import close_by_odds, close_urgency, reentry_gain
 from chinchon.bots.odds import headroom, win_chances
 
 
@@ -28,7 +28,10 @@ def test_a_total_over_the_limit_has_lost_unless_it_may_re_enter() -> None:
     assert win_chances([90, 101], Rules()) == [1.0, 0.0]
     assert win_chances([50, 101, 60], Rules())[1] == 0.0
     # Re-entering comes back at the highest total still in: with two players, the same total.
-    assert win_chances([90, 101], Rules.preset("polaco")) == pytest.approx([0.5, 0.5])
+    assert win_chances([90, 101], Rules.preset("clasico")) == pytest.approx([0.5, 0.5])
+    # With unlimited re-entry the totals decide only a hand that puts every seat over.
+    assert win_chances([20, 95], Rules.preset("polaco")) == [0.5, 0.5]
+    assert win_chances([104, 102], Rules.preset("polaco")) == [0.0, 1.0]
     # Everyone over: the lowest total wins.
     assert win_chances([104, 102], Rules()) == [0.0, 1.0]
     assert headroom(100, Rules()) > 0 > headroom(100, Rules(eliminate_at="reaching"))
@@ -58,16 +61,19 @@ def test_with_two_players_re_entry_is_taken_even_near_the_limit(name: str) -> No
 
 def test_a_hopeless_re_entry_is_declined_only_when_it_costs_a_stake() -> None:
     # Coming back at 99 against two low totals: the stake is very likely lost.
-    with_stakes = _deciding(Rules.preset("polaco"), (102, 99, 10, 12), (1, 2, 3), pot=4)
+    with_stakes = _deciding(Rules.preset("clasico", stake=1), (102, 99, 10, 12), (1, 2, 3), pot=4)
     assert reentry_gain(with_stakes) < 0
     bot = make_bot("greedy")
     assert bot.choose(with_stakes, with_stakes.legal_actions, random.Random(1)) == ReEnter(False)
-    free = _deciding(Rules.preset("polaco", stake=0), (102, 99, 10, 12), (1, 2, 3), pot=0)
+    free = _deciding(Rules.preset("clasico"), (102, 99, 10, 12), (1, 2, 3), pot=0)
     assert 0 < reentry_gain(free) < 0.2
     assert bot.choose(free, free.legal_actions, random.Random(1)) == ReEnter(True)
     # A comeback against even totals is worth its stake.
-    even = _deciding(Rules.preset("polaco"), (102, 60, 55, 58), (1, 2, 3), pot=4)
+    even = _deciding(Rules.preset("clasico", stake=1), (102, 60, 55, 58), (1, 2, 3), pot=4)
     assert reentry_gain(even) > 0
+    # With unlimited re-entry the comeback is never hopeless: it can come back again.
+    unlimited = _deciding(Rules.preset("polaco"), (102, 99, 10, 12), (1, 2, 3), pot=4)
+    assert reentry_gain(unlimited) > 0
 
 
 def _playing(scores: tuple[int, int]) -> Observation:
@@ -81,3 +87,11 @@ def test_waiting_for_a_clean_close_is_weighed_by_the_match() -> None:
     assert close_by_odds(_playing((20, 95)), 4, clean_chance=0.3, risk=0.1, patience=1.0)
     # Few clean outs: close.
     assert close_by_odds(_playing((20, 20)), 4, clean_chance=0.02, risk=0.3, patience=1.0)
+
+
+def test_closing_first_is_urgent_near_the_end_of_a_match() -> None:
+    assert close_urgency(_playing((0, 0))) == pytest.approx(1)
+    assert close_urgency(_playing((95, 95))) > 3
+    polaco = dataclasses.replace(Match(2, Rules.preset("polaco"), seed=1).observation(0), scores=(50, 50))
+    assert close_urgency(polaco) == 0  # re-entry evens the totals: nothing to hurry for
+    assert close_urgency(dataclasses.replace(polaco, scores=(98, 98))) > 3  # the first to close wins

@@ -24,6 +24,7 @@ plays another model fitted by that script instead.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -48,6 +49,7 @@ __all__ = [
     "Outlook",
     "clean_close_outs",
     "close_by_odds",
+    "close_urgency",
     "completing_pairs",
     "discard_features",
     "draw_outlook",
@@ -74,6 +76,7 @@ FEATURES: tuple[str, ...] = (
     "close_outs",
     "clean_close_outs",
     "close_by_odds",
+    "close_urgency",
     "meld_chance",
     "feeds_next",
     "next_last_discard",
@@ -360,8 +363,10 @@ class GreedyBot(Bot):
         margin: float = 0.0,
         model: str = "",
         odds: bool = True,
+        urgency: float = 4.0,
     ) -> None:
         self.odds = flag("odds", odds)
+        self.urgency = number("urgency", urgency, 1)
         self.model = model
         self._model = _model_file(model) if model != "" else None
         self.now = number("now", now, 0)
@@ -428,6 +433,8 @@ class GreedyBot(Bot):
             unseen = unseen_cards(observation)
         hand = list(observation.hand)
         going_round = _going_round(observation, unseen) if stalled(observation) else None
+        urgency = min(self.urgency, close_urgency(observation)) if self.odds and self.urgency > 1 else 1.0
+        bonus = self.bonus * max(1.0, urgency)
         scored: list[tuple[float, int, Discard]] = []
         outlooks: dict[Card, Outlook] = {}
         for action in discards:
@@ -437,7 +444,7 @@ class GreedyBot(Bot):
                 # The same cards go round and nobody closes: keep what they could meld, dear or not.
                 value = _stalled_value(rest, rules, going_round)
             elif self.lookahead:
-                outlooks[action.card] = outlook = draw_outlook(rest, rules, unseen, self.bonus)
+                outlooks[action.card] = outlook = draw_outlook(rest, rules, unseen, bonus)
                 value = outlook.value + (self.now * best_arrangement(rest, rules).points if self.now else 0.0)
             else:
                 value = hand_value(rest, rules, unseen, self.weight)
@@ -446,7 +453,8 @@ class GreedyBot(Bot):
             scored.append((value, -rules.value(action.card), action))
         scored.sort(key=lambda item: (item[0], item[1]))
         ranked = [action for _, _, action in scored]
-        if self.learned and outlooks and len(ranked) > 1 and _learned_applies(observation):
+        # The model learned its choice with the usual bonus: near the end of a match it is not asked.
+        if self.learned and outlooks and len(ranked) > 1 and bonus == self.bonus and _learned_applies(observation):
             ranked = self._learned_choice(observation, ranked, outlooks, unseen)
         return ranked
 
@@ -567,6 +575,40 @@ def reentry_gain(observation: Observation) -> float:
     return chance * pot - rules.stake
 
 
+def close_urgency(observation: Observation) -> float:
+    """How much more closing first is worth to the match now than at its start (1 without match totals).
+
+    The worth of closing first is the seat's chance to win the match
+    (:func:`~chinchon.bots.odds.win_chances`) after it closes with one point
+    under the close limit, less that chance when the next seat closes so
+    instead, the others adding their loose points. Near the end of a match
+    (in ``polaco``, where the first to close at high totals wins) it is
+    several times what it is at the start.
+    """
+    if not observation.scores:
+        return 1.0
+    rules = observation.rules
+    seats = list(observation.seats)
+    scores = tuple(observation.scores[s] for s in seats)
+    me = seats.index(observation.seat)
+    now = _close_first_worth(rules, scores, me)
+    start = _close_first_worth(rules, (0,) * len(seats), 0)
+    if start < 0.05:
+        # With unlimited re-entry closing first is worth nothing to the match at its start: a quarter stands for it.
+        start = 0.25
+    return now / start
+
+
+@functools.lru_cache(maxsize=4096)
+def _close_first_worth(rules: Rules, scores: tuple[int, ...], me: int) -> float:
+    closing = max(0, rules.close_limit - 1)
+    loose = loose_points(rules)
+    nxt = (me + 1) % len(scores)
+    first = [s + (closing if i == me else loose) for i, s in enumerate(scores)]
+    caught = [s + (closing if i == nxt else loose) for i, s in enumerate(scores)]
+    return win_chances(first, rules)[me] - win_chances(caught, rules)[me]
+
+
 def close_by_odds(observation: Observation, points: int, clean_chance: float, risk: float, patience: float) -> bool:
     """Whether closing now with ``points`` loose is worth more to the match than waiting a turn for a clean close.
 
@@ -597,6 +639,9 @@ def close_by_odds(observation: Observation, points: int, clean_chance: float, ri
     now = chance(points, None)
     clean = chance(rules.clean_close_bonus, None)
     caught = chance(points, nxt)
+    if abs(clean - now) < 1e-6 and abs(now - caught) < 1e-6:
+        # The match does not tell (unlimited re-entry, far from the end): weigh the deal's points.
+        return clean_chance * (points - rules.clean_close_bonus) * patience < risk * 12
     return clean_chance * (clean - now) * patience <= risk * (now - caught)
 
 

@@ -7,10 +7,12 @@ total) over that mean; the seat that lasts longest wins. The hands each seat
 lasts are taken as independent normal variables (the first-passage time of
 a random walk with drift: mean ``h / mu``, variance ``h * sigma**2 / mu**3``)
 and the chance that one outlasts all the others is integrated numerically.
-A seat over the limit is out, or, where the rules let it re-enter, comes
-back at the highest total of the seats still in (the bots always take a
-re-entry that costs nothing). When every seat is over, the lowest total
-wins (RULES.md S6).
+A seat over the limit is out, or, where the rules let it re-enter once,
+comes back at the highest total of the seats still in (the bots always
+take a re-entry that costs nothing). With unlimited re-entry every seat
+can always come back, so the totals decide nothing until a hand puts every
+seat over at once: the seats then have even chances. When every seat is
+over, the lowest total wins (RULES.md S6).
 
 >>> from chinchon import Rules
 >>> rules = Rules()
@@ -84,6 +86,10 @@ def win_chances(totals: Sequence[float], rules: Rules) -> list[float]:
         low = min(totals)
         tied = [i for i in range(count) if totals[i] == low]
         return [1.0 / len(tied) if i in tied else 0.0 for i in range(count)]
+    if rules.reentry == "unlimited":
+        # Whoever goes over comes back at the highest total still in, as often as it likes: the totals decide
+        # only a hand that puts every seat over at once.
+        return [1.0 / count] * count
     if len(alive) < count:
         if rules.reentry == "none":
             if len(alive) == 1:
