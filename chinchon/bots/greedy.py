@@ -75,8 +75,6 @@ FEATURES: tuple[str, ...] = (
     "run_partners_unseen",
     "close_outs",
     "clean_close_outs",
-    "close_by_odds",
-    "close_urgency",
     "meld_chance",
     "feeds_next",
     "next_last_discard",
@@ -346,6 +344,10 @@ class GreedyBot(Bot):
     decisions by the old fixed thresholds (close at once within 15 points
     of the limit or with another seat within 10; re-enter only at a total
     8 or more under the limit) instead of by the chance to win the match.
+    ``urgency`` above 1 lets a close count up to that many times its
+    ``bonus`` in the discard lookahead when closing first matters more to
+    the match than at its start (:func:`close_urgency`); off by default: it
+    won fewer matches against ``simple`` under ``fournier`` (docs/strength.md).
     """
 
     name = "greedy"
@@ -363,7 +365,7 @@ class GreedyBot(Bot):
         margin: float = 0.0,
         model: str = "",
         odds: bool = True,
-        urgency: float = 4.0,
+        urgency: float = 1.0,
     ) -> None:
         self.odds = flag("odds", odds)
         self.urgency = number("urgency", urgency, 1)
