@@ -5,14 +5,15 @@ lowers the hand's value by at least that much); discards the card that
 leaves the fewest loose points expected after its next draw from the unseen
 cards (a close then counting for a ``bonus``), avoiding cards the next
 player collects; closes at once unless waiting for a clean close (-10) is
-worth the risk that someone else closes first, both weighed by the chance to
-win the match they leave (:mod:`chinchon.bots.odds`); re-enters when that
-chance is worth the stake it costs (:func:`reentry_gain`); shows the
-arrangement that leaves the others fewest lay-offs and lays off its dearest
-cards. In a deal that has lasted three times as many turns as the deck has
-cards (:func:`stalled`), where the low cards can be locked in the hands and
-every card going round thrown straight back for ever, it keeps the cards
-that the ones going round could meld, dear or not.
+worth the risk that someone else closes first, weighed with the match
+scores; re-enters when its chance to win the match
+(:mod:`chinchon.bots.odds`) is worth the stake it costs
+(:func:`reentry_gain`); shows the arrangement that leaves the others fewest
+lay-offs and lays off its dearest cards. In a deal that has lasted three
+times as many turns as the deck has cards (:func:`stalled`), where the low
+cards can be locked in the hands and every card going round thrown straight
+back for ever, it keeps the cards that the ones going round could meld, dear
+or not.
 
 With two players, one deck and no wild cards, the choice among its three
 best discards follows a model learned from play against ``simple``
@@ -340,10 +341,14 @@ class GreedyBot(Bot):
     description) values that one more than the favourite by over ``margin``
     points; ``learned=false`` plays the heuristic alone. ``model`` is the
     path of a model file written by ``scripts/train_discards.py fit`` to
-    play instead of the shipped one. ``odds=false`` makes the match
-    decisions by the old fixed thresholds (close at once within 15 points
-    of the limit or with another seat within 10; re-enter only at a total
-    8 or more under the limit) instead of by the chance to win the match.
+    play instead of the shipped one. ``odds=false`` re-enters by the old
+    fixed threshold (only at a total 8 or more under the limit) instead of
+    by :func:`reentry_gain`. The close is by fixed thresholds (at once
+    within 15 points of the limit or with another seat within 10, else by
+    the chance of a clean close against the risk of being caught);
+    ``close_odds=true`` weighs it by the chance to win the match instead
+    (:func:`close_by_odds`); off by default: it won fewer matches against
+    ``simple`` under ``clasico`` and ``online`` (docs/strength.md).
     ``urgency`` above 1 lets a close count up to that many times its
     ``bonus`` in the discard lookahead when closing first matters more to
     the match than at its start (:func:`close_urgency`); off by default: it
@@ -366,8 +371,10 @@ class GreedyBot(Bot):
         model: str = "",
         odds: bool = True,
         urgency: float = 1.0,
+        close_odds: bool = False,
     ) -> None:
         self.odds = flag("odds", odds)
+        self.close_odds = flag("close_odds", close_odds)
         self.urgency = number("urgency", urgency, 1)
         self.model = model
         self._model = _model_file(model) if model != "" else None
@@ -507,7 +514,7 @@ class GreedyBot(Bot):
         if points == 0:
             return True
         seat = observation.seat
-        if observation.scores and not self.odds:
+        if observation.scores and not (self.odds and self.close_odds):
             mine = observation.scores[seat]
             if mine + 15 > rules.limit:
                 return True
@@ -521,7 +528,7 @@ class GreedyBot(Bot):
         chance = outs / total
         rounds = observation.turn / max(1, len(observation.seats))
         risk = min(0.6, 0.08 + 0.04 * rounds) * len(observation.seats) / 2
-        if observation.scores and self.odds:
+        if observation.scores and self.odds and self.close_odds:
             return close_by_odds(observation, points, chance, risk, self.patience)
         gain = chance * (points + 10)
         return gain * self.patience < risk * 12
