@@ -15,7 +15,7 @@ cards can be locked in the hands and every card going round thrown straight
 back for ever, it keeps the cards that the ones going round could meld, dear
 or not.
 
-With two players, one deck and no wild cards, the choice among its three
+With two players (and no jokers), the choice among its three
 best discards follows a model learned from play against ``simple``
 (:func:`discard_features`, ``chinchon/bots/discards.json``, fitted by
 ``scripts/train_discards.py``): the advantage in a deal's points of each
@@ -284,9 +284,15 @@ def discard_features(
 
 
 def _learned_applies(observation: Observation) -> bool:
-    """Whether the play is what the discard model learned from: two players, one deck, no wild cards."""
-    rules = observation.rules
-    return len(observation.seats) == 2 and observation.decks == 1 and not rules.jokers and not rules.wild_ace_of_oros
+    """Whether the discard model was learned or checked for this play: two players, no jokers.
+
+    It learned from two players, one deck and no wild card (``fournier``); it
+    was checked against its heuristic alone under ``clasico`` and the family
+    table (two decks, the wild 1 de oros), where it won more matches against
+    ``simple`` on the same boards (docs/strength.md), not with jokers nor
+    with more players.
+    """
+    return len(observation.seats) == 2 and not observation.rules.jokers
 
 
 def _feeds(card: Card, observation: Observation) -> bool:
