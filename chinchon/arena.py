@@ -80,6 +80,7 @@ __all__ = [
     "board_decks",
     "deck_digest",
     "elo_ratings",
+    "net_stakes",
     "parse_lineup",
     "print_report",
     "run_arena",
@@ -384,7 +385,8 @@ class MatchOutcome:
     fewest points (ties: the closer, then the lower seat); when a bot fails,
     every seat of the other bots. The per-seat tuples count the hands each
     seat played, the points they added to its total (lower is better), its
-    closes, clean closes and chinchóns; ``decks`` a digest of the deck order
+    closes, clean closes and chinchóns; ``stakes`` what each seat won or lost
+    of the pot (see :func:`net_stakes`); ``decks`` a digest of the deck order
     of each deal played (see :func:`deck_digest`), the same in every seating.
     """
 
@@ -404,6 +406,25 @@ class MatchOutcome:
     decks: tuple[str, ...] = ()
     failure: Failure | None = None
     unfinished: bool = False
+    stakes: tuple[float, ...] = ()
+
+
+def net_stakes(stake: int, reentries: Sequence[int], winners: Sequence[int]) -> tuple[float, ...]:
+    """What each seat won or lost of a match's pot (RULES.md S8): the pot it took less what it put in.
+
+    Every seat puts ``stake`` in before the first hand and again at each of
+    its ``reentries``; the winner takes the pot. Several ``winners`` (the
+    other bots' seats when a bot broke the match) share it; with none (an
+    unfinished match) every seat takes back what it put in.
+
+    >>> net_stakes(1, [0, 2], [0])
+    (3.0, -3.0)
+    """
+    paid = [stake * (1 + count) for count in reentries]
+    if not winners:
+        return tuple(0.0 for _ in paid)
+    share = sum(paid) / len(winners)
+    return tuple((share if seat in winners else 0.0) - put for seat, put in enumerate(paid))
 
 
 @dataclass(frozen=True)
@@ -518,6 +539,7 @@ def _play(job: _BoardJob, rules: Rules, rotation: int) -> MatchOutcome:
         winners = (match.winner,)
     else:
         winners = ()
+    stakes = () if one_hand or not rules.stake else net_stakes(rules.stake, match.reentries, winners)
     return MatchOutcome(
         index=job.board * len(job.seatings) + rotation,
         board=job.board,
@@ -535,6 +557,7 @@ def _play(job: _BoardJob, rules: Rules, rotation: int) -> MatchOutcome:
         decks=tuple(deck_digest(deal.deck) for deal in match.deals[: len(hands) + (failure is not None or unfinished)]),
         failure=failure,
         unfinished=unfinished,
+        stakes=stakes,
     )
 
 
@@ -547,6 +570,9 @@ class BotStats:
 
     ``mean_points`` is the mean of what a hand added to the bot's total (lower
     is better); ``hands`` the hands it played, counting each seat it held.
+    With stakes (:attr:`Rules.stake`, matches only), ``stake`` is the bot's
+    net gain of stakes over its matches (see :func:`net_stakes`) and
+    ``mean_stake`` that per match; both are 0 without stakes.
     """
 
     label: str
@@ -561,6 +587,8 @@ class BotStats:
     clean_closes: int
     chinchons: int
     failures: int
+    stake: float = 0.0
+    mean_stake: float = 0.0
 
 
 @dataclass
@@ -573,6 +601,7 @@ class _Tally:
     clean: int = 0
     chinchons: int = 0
     failures: int = 0
+    stake: float = 0.0
 
     def add(self, bot: int, outcome: MatchOutcome) -> None:
         seats = [seat for seat, who in enumerate(outcome.seating) if who == bot]
@@ -586,6 +615,8 @@ class _Tally:
         self.clean += sum(outcome.clean_closes[s] for s in seats)
         self.chinchons += sum(outcome.chinchons[s] for s in seats)
         self.failures += outcome.failure is not None and outcome.failure.seat in seats
+        if outcome.stakes:
+            self.stake += sum(outcome.stakes[s] for s in seats)
 
     def stats(self, label: str) -> BotStats:
         return BotStats(
@@ -601,6 +632,8 @@ class _Tally:
             clean_closes=self.clean,
             chinchons=self.chinchons,
             failures=self.failures,
+            stake=self.stake,
+            mean_stake=self.stake / self.played if self.played else 0.0,
         )
 
 
@@ -1017,6 +1050,9 @@ def print_report(report: ArenaReport, console: Console) -> None:
         _("Chinchóns"),
         _("Failures"),
     ]
+    stakes = not hands and report.rules.stake > 0
+    if stakes:
+        headers.insert(6, _("Stake/match"))
     rows: list[list[str]] = []
     for bot in report.bots:
         low, high = bot.interval
@@ -1031,6 +1067,8 @@ def print_report(report: ArenaReport, console: Console) -> None:
             str(bot.chinchons),
             str(bot.failures),
         ]
+        if stakes:
+            cells.insert(6, f"{bot.mean_stake:+.2f}")
         rows.append(cells)
     for table in _fitted_tables(console, headers, rows, rtl):
         _print_table(console, table)
@@ -1038,6 +1076,13 @@ def print_report(report: ArenaReport, console: Console) -> None:
         line(_("A hand is won by the seat with the fewest points; points per hand: lower is better."))
     else:
         line(_("Points per hand: what a hand added to the total; lower is better."))
+    if stakes:
+        line(
+            _(
+                "Stake/match: stakes won less stakes put in (one stake each before the first hand and one "
+                "at each re-entry; the winner takes the pot), per match."
+            )
+        )
     if report.elo is not None:
         line(_("Elo ratings (maximum likelihood, mean 0):"))
         elo = Table(box=None, pad_edge=False, show_edge=False)

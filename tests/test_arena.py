@@ -21,7 +21,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 from typer.testing import CliRunner
 
-from chinchon.actions import Action, Pass
+from chinchon.actions import Action, Pass, ReEnter
 from chinchon.arena import (
     MAX_ACTIONS,
     SCHEMES,
@@ -33,6 +33,7 @@ from chinchon.arena import (
     board_decks,
     deck_digest,
     elo_ratings,
+    net_stakes,
     parse_lineup,
     print_report,
     run_arena,
@@ -100,6 +101,17 @@ class SpyBot(SimpleBot):
 
 class OtherSpyBot(SpyBot):
     name = "spy2"
+
+
+class DecliningBot(SimpleBot):
+    """Plays as ``simple`` but never re-enters."""
+
+    name = "decliner"
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if ReEnter(False) in legal_actions:
+            return ReEnter(False)
+        return super().choose(observation, legal_actions, rng)
 
 
 def comparable(report: ArenaReport) -> dict[str, Any]:
@@ -305,6 +317,33 @@ def test_simple_beats_random() -> None:
     assert simple.interval[0] > 0.5
     assert simple.mean_points < rnd.mean_points
     assert report.elo is None and not report.failures and report.unfinished == 0
+
+
+def test_net_stakes_share_the_pot_among_the_winners() -> None:
+    assert net_stakes(2, [0, 0, 1], [2]) == (-2.0, -2.0, 4.0)
+    assert net_stakes(1, [1, 0, 0], [0, 1]) == (0.0, 1.0, -1.0)
+    assert net_stakes(5, [3, 0], []) == (0.0, 0.0)
+
+
+def test_with_stakes_the_report_gives_each_bot_its_net_stake_per_match() -> None:
+    report = run_arena(ArenaConfig(bots=("simple:noise=0.3", DecliningBot), boards=10, rules="polaco", seed=3))
+    simple, decliner = report.bots
+    for outcome in report.outcomes:
+        assert sum(outcome.stakes) == 0
+        mine = outcome.stakes[outcome.seating.index(1)]
+        # The decliner puts in one stake; it wins the simple bot's stakes, one and one more per re-entry.
+        assert mine >= 1 if outcome.seating.index(1) in outcome.winners else mine == -1
+    losses = [o.stakes[o.seating.index(0)] for o in report.outcomes if o.seating.index(0) not in o.winners]
+    assert min(losses) < -1  # the first bot re-entered and still lost: its re-entries are counted
+    assert simple.stake == -decliner.stake == sum(o.stakes[o.seating.index(0)] for o in report.outcomes)
+    assert simple.mean_stake == pytest.approx(simple.stake / 20)
+    assert report.to_dict()["results"][0]["mean_stake"] == simple.mean_stake
+    text = io.StringIO()
+    print_report(report, Console(file=text, width=120))
+    assert "Stake/match" in text.getvalue() and f"{simple.mean_stake:+.2f}" in text.getvalue()
+    plain = io.StringIO()
+    print_report(run_arena(ArenaConfig(bots=("simple", "random"), boards=1, seed=3)), Console(file=plain, width=120))
+    assert "Stake" not in plain.getvalue()
 
 
 def test_hands_mode_plays_one_deal_per_seating() -> None:

@@ -464,6 +464,13 @@ def _match_log(names: list[str], seed: int, rules: Rules) -> list[str]:
     return log
 
 
+def test_under_unlimited_re_entry_the_search_plays_greedys_moves() -> None:
+    rules = Rules.preset("polaco")
+    assert _match_log(["ismcts:iterations=12,anchor=0", "simple"], 7, rules) == _match_log(
+        ["greedy", "simple"], 7, rules
+    )
+
+
 @pytest.mark.parametrize(
     ("preset", "seed", "paired"),
     [("fournier", 2, False), ("clasico", 3, False), ("online", 4, False), ("fournier", 5, True), ("online", 6, True)],

@@ -127,6 +127,15 @@ def test_the_model_is_left_out_of_play_unlike_what_it_learned_from(preset: str, 
         assert GreedyBot().ranked_discards(observation, discards) == plain
 
 
+def test_the_model_plays_where_it_was_checked_with_two_decks_and_a_wild_card() -> None:
+    rules = Rules.preset("fournier", decks=2, wild_ace_of_oros=True, values="figures10", close_max_loose_cards=1)
+    departures = 0
+    for observation, discards in _positions(rules, 2, range(6)):
+        plain = GreedyBot(learned=False).ranked_discards(observation, discards)
+        departures += GreedyBot().ranked_discards(observation, discards)[0] != plain[0]
+    assert departures > 0
+
+
 def test_greedy_takes_learned_and_margin_as_parameters() -> None:
     bot = make_bot("greedy:learned=false,margin=2")
     assert isinstance(bot, GreedyBot) and not bot.learned and bot.margin == 2

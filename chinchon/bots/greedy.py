@@ -2,17 +2,20 @@
 
 It takes the discard only when it joins a meld (or, with ``take``, when it
 lowers the hand's value by at least that much); discards the card that
-leaves the fewest loose points expected after its next draw from the
-unseen cards (a close then counting for a ``bonus``), avoiding cards the
-next player collects; closes at once unless waiting for a clean close
-(-10) is worth the risk that someone else closes first, weighed with the
-match scores; shows the arrangement that leaves the others fewest lay-offs
-and lays off its dearest cards. In a deal that has lasted three times as
-many turns as the deck has cards (:func:`stalled`), where the low cards can
-be locked in the hands and every card going round thrown straight back for
-ever, it keeps the cards that the ones going round could meld, dear or not.
+leaves the fewest loose points expected after its next draw from the unseen
+cards (a close then counting for a ``bonus``), avoiding cards the next
+player collects; closes at once unless waiting for a clean close (-10) is
+worth the risk that someone else closes first, weighed with the match
+scores; re-enters when its chance to win the match
+(:mod:`chinchon.bots.odds`) is worth the stake it costs
+(:func:`reentry_gain`); shows the arrangement that leaves the others fewest
+lay-offs and lays off its dearest cards. In a deal that has lasted three
+times as many turns as the deck has cards (:func:`stalled`), where the low
+cards can be locked in the hands and every card going round thrown straight
+back for ever, it keeps the cards that the ones going round could meld, dear
+or not.
 
-With two players, one deck and no wild cards, the choice among its three
+With two players (and no jokers), the choice among its three
 best discards follows a model learned from play against ``simple``
 (:func:`discard_features`, ``chinchon/bots/discards.json``, fitted by
 ``scripts/train_discards.py``): the advantage in a deal's points of each
@@ -22,6 +25,7 @@ plays another model fitted by that script instead.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -31,6 +35,7 @@ from typing import NamedTuple
 
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
 from chinchon.bots.base import Bot, BotError, flag, number, register
+from chinchon.bots.odds import loose_points, win_chances
 from chinchon.bots.simple import joins_meld
 from chinchon.bots.trees import Trees, load_model, read_model
 from chinchon.cards import Card
@@ -44,11 +49,14 @@ __all__ = [
     "GreedyBot",
     "Outlook",
     "clean_close_outs",
+    "close_by_odds",
+    "close_urgency",
     "completing_pairs",
     "discard_features",
     "draw_outlook",
     "hand_value",
     "meld_chance",
+    "reentry_gain",
     "stalled",
     "unseen_cards",
 ]
@@ -276,9 +284,15 @@ def discard_features(
 
 
 def _learned_applies(observation: Observation) -> bool:
-    """Whether the play is what the discard model learned from: two players, one deck, no wild cards."""
-    rules = observation.rules
-    return len(observation.seats) == 2 and observation.decks == 1 and not rules.jokers and not rules.wild_ace_of_oros
+    """Whether the discard model was learned or checked for this play: two players, no jokers.
+
+    It learned from two players, one deck and no wild card (``fournier``); it
+    was checked against its heuristic alone under ``clasico`` and the family
+    table (two decks, the wild 1 de oros), where it won more matches against
+    ``simple`` on the same boards (docs/strength.md), not with jokers nor
+    with more players.
+    """
+    return len(observation.seats) == 2 and not observation.rules.jokers
 
 
 def _feeds(card: Card, observation: Observation) -> bool:
@@ -333,7 +347,18 @@ class GreedyBot(Bot):
     description) values that one more than the favourite by over ``margin``
     points; ``learned=false`` plays the heuristic alone. ``model`` is the
     path of a model file written by ``scripts/train_discards.py fit`` to
-    play instead of the shipped one.
+    play instead of the shipped one. ``odds=false`` re-enters by the old
+    fixed threshold (only at a total 8 or more under the limit) instead of
+    by :func:`reentry_gain`. The close is by fixed thresholds (at once
+    within 15 points of the limit or with another seat within 10, else by
+    the chance of a clean close against the risk of being caught);
+    ``close_odds=true`` weighs it by the chance to win the match instead
+    (:func:`close_by_odds`); off by default: it won fewer matches against
+    ``simple`` under ``clasico`` and ``online`` (docs/strength.md).
+    ``urgency`` above 1 lets a close count up to that many times its
+    ``bonus`` in the discard lookahead when closing first matters more to
+    the match than at its start (:func:`close_urgency`); off by default: it
+    won fewer matches against ``simple`` under ``fournier`` (docs/strength.md).
     """
 
     name = "greedy"
@@ -350,7 +375,13 @@ class GreedyBot(Bot):
         learned: bool = True,
         margin: float = 0.0,
         model: str = "",
+        odds: bool = True,
+        urgency: float = 1.0,
+        close_odds: bool = False,
     ) -> None:
+        self.odds = flag("odds", odds)
+        self.close_odds = flag("close_odds", close_odds)
+        self.urgency = number("urgency", urgency, 1)
         self.model = model
         self._model = _model_file(model) if model != "" else None
         self.now = number("now", now, 0)
@@ -417,6 +448,8 @@ class GreedyBot(Bot):
             unseen = unseen_cards(observation)
         hand = list(observation.hand)
         going_round = _going_round(observation, unseen) if stalled(observation) else None
+        urgency = min(self.urgency, close_urgency(observation)) if self.odds and self.urgency > 1 else 1.0
+        bonus = self.bonus * max(1.0, urgency)
         scored: list[tuple[float, int, Discard]] = []
         outlooks: dict[Card, Outlook] = {}
         for action in discards:
@@ -426,7 +459,7 @@ class GreedyBot(Bot):
                 # The same cards go round and nobody closes: keep what they could meld, dear or not.
                 value = _stalled_value(rest, rules, going_round)
             elif self.lookahead:
-                outlooks[action.card] = outlook = draw_outlook(rest, rules, unseen, self.bonus)
+                outlooks[action.card] = outlook = draw_outlook(rest, rules, unseen, bonus)
                 value = outlook.value + (self.now * best_arrangement(rest, rules).points if self.now else 0.0)
             else:
                 value = hand_value(rest, rules, unseen, self.weight)
@@ -435,7 +468,8 @@ class GreedyBot(Bot):
             scored.append((value, -rules.value(action.card), action))
         scored.sort(key=lambda item: (item[0], item[1]))
         ranked = [action for _, _, action in scored]
-        if self.learned and outlooks and len(ranked) > 1 and _learned_applies(observation):
+        # The model learned its choice with the usual bonus: near the end of a match it is not asked.
+        if self.learned and outlooks and len(ranked) > 1 and bonus == self.bonus and _learned_applies(observation):
             ranked = self._learned_choice(observation, ranked, outlooks, unseen)
         return ranked
 
@@ -486,7 +520,7 @@ class GreedyBot(Bot):
         if points == 0:
             return True
         seat = observation.seat
-        if observation.scores:
+        if observation.scores and not (self.odds and self.close_odds):
             mine = observation.scores[seat]
             if mine + 15 > rules.limit:
                 return True
@@ -500,6 +534,8 @@ class GreedyBot(Bot):
         chance = outs / total
         rounds = observation.turn / max(1, len(observation.seats))
         risk = min(0.6, 0.08 + 0.04 * rounds) * len(observation.seats) / 2
+        if observation.scores and self.odds and self.close_odds:
+            return close_by_odds(observation, points, chance, risk, self.patience)
         gain = chance * (points + 10)
         return gain * self.patience < risk * 12
 
@@ -521,10 +557,107 @@ class GreedyBot(Bot):
         return min(shows, key=key)
 
     def _reenter(self, observation: Observation) -> ReEnter:
-        rules = observation.rules
-        active = [observation.scores[s] for s in observation.active] if observation.scores else []
-        comeback = max(active) if active else rules.limit
-        return ReEnter(comeback <= rules.limit - 8)
+        if not self.odds:
+            rules = observation.rules
+            active = [observation.scores[s] for s in observation.active] if observation.scores else []
+            comeback = max(active) if active else rules.limit
+            return ReEnter(comeback <= rules.limit - 8)
+        return ReEnter(reentry_gain(observation) > 0)
+
+
+def reentry_gain(observation: Observation) -> float:
+    """What re-entering is worth to the seat deciding, against declining: its expected gain of the match.
+
+    Declining is out of the match: nothing more is won or paid. Re-entering
+    comes back at the highest total still in (the other seats deciding
+    are taken to come back too) and wins the match with the chance
+    :func:`~chinchon.bots.odds.win_chances` gives. Without stakes the gain
+    is that chance; with stakes it is the chance times the pot (with the
+    stakes paid to come back) less the seat's own new stake.
+    """
+    rules = observation.rules
+    seat = observation.seat
+    if not observation.scores or not observation.active:
+        return 1.0
+    comeback = max(observation.scores[s] for s in observation.active)
+    returning = [s for s in observation.reentry_pending if s != seat]
+    seats = sorted({*observation.active, seat, *returning})
+    totals = [comeback if s == seat or s in returning else observation.scores[s] for s in seats]
+    chance = win_chances(totals, rules)[seats.index(seat)]
+    if not rules.stake:
+        return chance
+    pot = observation.pot + rules.stake * (1 + len(returning))
+    return chance * pot - rules.stake
+
+
+def close_urgency(observation: Observation) -> float:
+    """How much more closing first is worth to the match now than at its start (1 without match totals).
+
+    The worth of closing first is the seat's chance to win the match
+    (:func:`~chinchon.bots.odds.win_chances`) after it closes with one point
+    under the close limit, less that chance when the next seat closes so
+    instead, the others adding their loose points. Near the end of a match
+    (in ``polaco``, where the first to close at high totals wins) it is
+    several times what it is at the start.
+    """
+    if not observation.scores:
+        return 1.0
+    rules = observation.rules
+    seats = list(observation.seats)
+    scores = tuple(observation.scores[s] for s in seats)
+    me = seats.index(observation.seat)
+    now = _close_first_worth(rules, scores, me)
+    start = _close_first_worth(rules, (0,) * len(seats), 0)
+    if start < 0.05:
+        # With unlimited re-entry closing first is worth nothing to the match at its start: a quarter stands for it.
+        start = 0.25
+    return now / start
+
+
+@functools.lru_cache(maxsize=4096)
+def _close_first_worth(rules: Rules, scores: tuple[int, ...], me: int) -> float:
+    closing = max(0, rules.close_limit - 1)
+    loose = loose_points(rules)
+    nxt = (me + 1) % len(scores)
+    first = [s + (closing if i == me else loose) for i, s in enumerate(scores)]
+    caught = [s + (closing if i == nxt else loose) for i, s in enumerate(scores)]
+    return win_chances(first, rules)[me] - win_chances(caught, rules)[me]
+
+
+def close_by_odds(observation: Observation, points: int, clean_chance: float, risk: float, patience: float) -> bool:
+    """Whether closing now with ``points`` loose is worth more to the match than waiting a turn for a clean close.
+
+    Each outcome is valued by the seat's :func:`~chinchon.bots.odds.win_chances`
+    from the totals it leaves. Closing now adds ``points`` to the seat and
+    loose points to each other seat (a low, a middling and a high hand,
+    weighed alike: one of them may go over the limit). Waiting gives a clean
+    close (the bonus instead of ``points``) with ``clean_chance``, or with
+    ``risk`` the next seat closes first (a point to it, loose points to the
+    others, ``points`` still to this seat); otherwise the same close a turn
+    later. ``patience`` weighs what waiting may win against what it risks.
+    """
+    rules = observation.rules
+    seat = observation.seat
+    seats = list(observation.seats)
+    me = seats.index(seat)
+    nxt = (me + 1) % len(seats)
+    scores = [observation.scores[s] for s in seats]
+    loose = loose_points(rules)
+
+    def chance(mine: int, closer: int | None) -> float:
+        total = 0.0
+        for share in (0.4, 1.0, 1.6):
+            totals = [scores[i] + (mine if i == me else 1 if i == closer else share * loose) for i in range(len(seats))]
+            total += win_chances(totals, rules)[me]
+        return total / 3
+
+    now = chance(points, None)
+    clean = chance(rules.clean_close_bonus, None)
+    caught = chance(points, nxt)
+    if abs(clean - now) < 1e-6 and abs(now - caught) < 1e-6:
+        # The match does not tell (unlimited re-entry, far from the end): weigh the deal's points.
+        return clean_chance * (points - rules.clean_close_bonus) * patience < risk * 12
+    return clean_chance * (clean - now) * patience <= risk * (now - caught)
 
 
 def stalled(observation: Observation) -> bool:
