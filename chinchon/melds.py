@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 from typing import NamedTuple
 
+from chinchon.cache import per_rules
 from chinchon.cards import JOKER, Card, Rank, Suit
 from chinchon.errors import N_, HandError
 from chinchon.rules import Rules
@@ -741,18 +742,8 @@ def _too_many(card: Card, copies: int) -> HandError:
 
 
 def solver_for(rules: Rules) -> Solver:
-    """The solver of a ``Rules``: built on first use, then kept with the rules."""
-    solver: Solver | None = rules.__dict__.get("_solver")
-    if solver is None:
-        solver = _SOLVERS.get(rules)
-        if solver is None:
-            solver = Solver(rules)
-            _SOLVERS[rules] = solver
-        object.__setattr__(rules, "_solver", solver)
-    return solver
-
-
-_SOLVERS: dict[Rules, Solver] = {}
+    """The solver of a ``Rules``: built on first use, then kept in the per-rules cache."""
+    return per_rules(rules, Solver)
 
 
 MOST_CARDS = 11
@@ -786,7 +777,7 @@ def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangem
         HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
     _check_count(cards)
-    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    solver = solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.arrangement_single(mask)
@@ -806,7 +797,7 @@ def loose_points(cards: Sequence[Card], rules: Rules = _DEFAULT) -> int:
         HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
     _check_count(cards)
-    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    solver = solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.points_single(mask)
@@ -869,7 +860,7 @@ def closing_options(cards: Sequence[Card], rules: Rules = _DEFAULT) -> list[Clos
         HandError: the hand has the wrong number of cards, or the deck cannot hold them.
     """
     _check_size(cards, rules)
-    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    solver = solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.closing_options_single(mask)
@@ -899,7 +890,7 @@ def best_discard(cards: Sequence[Card], rules: Rules = _DEFAULT) -> ClosingOptio
         HandError: the hand has the wrong number of cards, or the deck cannot hold them.
     """
     _check_size(cards, rules)
-    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    solver = solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.best_discard_single(mask)
@@ -1160,12 +1151,12 @@ def meld_extensions(meld: Sequence[Card], rules: Rules = _DEFAULT) -> dict[Card,
     return found
 
 
+def _new_extension_cache(rules: Rules) -> dict[tuple[Card, ...], dict[Card, tuple[Card, ...]]]:
+    return {}
+
+
 def _extension_cache(rules: Rules) -> dict[tuple[Card, ...], dict[Card, tuple[Card, ...]]]:
-    cache: dict[tuple[Card, ...], dict[Card, tuple[Card, ...]]] | None = rules.__dict__.get("_extensions")
-    if cache is None:
-        cache = {}
-        object.__setattr__(rules, "_extensions", cache)
-    return cache
+    return per_rules(rules, _new_extension_cache)
 
 
 def layoff_options(
