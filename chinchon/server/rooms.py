@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from chinchon.actions import Action, IllegalAction, parse_action
 from chinchon.bots import make_bot
-from chinchon.bots.base import LEVELS, BotError
+from chinchon.bots.base import BotError
+from chinchon.bots.registry import LEVELS
 from chinchon.errors import N_, ChinchonError
 from chinchon.match import Match
 from chinchon.rules import Rules, RulesError, parse_option
