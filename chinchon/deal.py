@@ -518,18 +518,7 @@ class Deal:
         t = self._t
         if not natural:
             return t.solver.can_close(*self._solver_hand(seat))
-        # The bound of Solver.can_close_single, written out on the suit masks the caller already has:
-        # it settles most hands without a call into the solver.
-        rc = t.run_cover
-        three = (a & b & (c | d)) | (c & d & (a | b))
-        fa = a & ~(rc[a] | three)
-        fb = b & ~(rc[b] | three)
-        fc = c & ~(rc[c] | three)
-        fd = d & ~(rc[d] | three)
-        sv = t.suit_value
-        if sv[fa] + sv[fb] + sv[fc] + sv[fd] - t.suit_top[fa | fb | fc | fd][0] > t.close_limit:
-            return False
-        return t.solver.can_close_single(m1)
+        return t.solver.can_close_suits(m1, a, b, c, d)
 
     def _closing_discards(self, seat: int) -> list[int]:
         t = self._t

@@ -608,11 +608,12 @@ class Solver:
 
     def can_close_single(self, mask: int) -> bool:
         """Whether a hand of distinct natural cards (a kind mask) holding the card just drawn has a legal close."""
-        R, full, sv, rc = self.R, self.full, self.suit_value, self.run_cover
-        a = mask & full
-        b = mask >> R & full
-        c = mask >> (2 * R) & full
-        d = mask >> (3 * R)
+        R, full = self.R, self.full
+        return self.can_close_suits(mask, mask & full, mask >> R & full, mask >> (2 * R) & full, mask >> (3 * R))
+
+    def can_close_suits(self, mask: int, a: int, b: int, c: int, d: int) -> bool:
+        """:meth:`can_close_single`, given the kind mask's four suits (``a`` to ``d``) too."""
+        sv, rc = self.suit_value, self.run_cover
         three = (a & b & (c | d)) | (c & d & (a | b))
         # The cards no meld can hold stay loose in every arrangement: a bound that settles most hands.
         fa = a & ~(rc[a] | three)

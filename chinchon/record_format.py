@@ -235,13 +235,7 @@ def _require(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...])
 
 
 def replay_match(factory: Callable[..., M], record: Mapping[str, Any], *, go_on: bool = False) -> M:
-    """Rebuild the match a record describes with ``factory`` (the match class), checking every event.
-
-    The rebuilt match has no chance events past the record's, so it cannot
-    deal again: unless ``go_on``, when its later chance comes from the
-    record's seed, drawn as if the record's events had come from it too. For
-    a match made with a seed alone (no deck orders given), that goes on
-    exactly as the recorded match would have.
+    """Rebuild with ``factory`` (the match class) the match a record describes: :func:`chinchon.record.replay`.
 
     Raises:
         RecordError: the record is malformed, of an unknown version, or tampered with.

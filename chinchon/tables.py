@@ -42,13 +42,9 @@ class Tables:
             [tuple(self.discard_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
         ]
         self._cards: dict[int, tuple[Card, ...]] = {}
-        # For Deal.moves: the rules it asks on every move, and the solver's close bound.
+        # For Deal.moves: the rules it asks on every move.
         self.forbid_rediscard = rules.forbid_rediscard
         self.close_on_first_turn = rules.close_on_first_turn
-        self.close_limit = rules.close_limit
-        self.run_cover = solver.run_cover
-        self.suit_value = solver.suit_value
-        self.suit_top = solver.suit_top
 
     def cards(self, rules: Rules, decks: int) -> list[Card]:
         """``rules.cards(decks=decks)``, made once per number of decks."""
