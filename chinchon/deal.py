@@ -32,7 +32,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from copy import copy as shallow_copy
-from typing import Any
+from typing import Any, TypeVar
 
 from chinchon.actions import (
     Action,
@@ -81,6 +81,19 @@ CLOSE = 1000
 _STOCK = Draw("stock")
 _DISCARD = Draw("discard")
 _PASS = Pass()
+
+# The draws open in the draw phase, as moves, and the same as actions.
+_BOTH_DRAWS = (MOVE_STOCK, MOVE_DISCARD_PILE)
+_STOCK_DRAW = (MOVE_STOCK,)
+_PILE_DRAW = (MOVE_DISCARD_PILE,)
+_DRAW_ACTIONS: dict[tuple[int, ...], tuple[Draw, ...]] = {
+    _BOTH_DRAWS: (_STOCK, _DISCARD),
+    _STOCK_DRAW: (_STOCK,),
+    _PILE_DRAW: (_DISCARD,),
+    (): (),
+}
+
+T = TypeVar("T")
 
 # The phases as module names: looking a member up on the enum class costs more, on every action.
 _IN_DRAW = Phase.DRAW
@@ -335,13 +348,13 @@ class Deal:
         """
         phase = self.phase
         if phase is _IN_DRAW:
-            return [_STOCK if move == MOVE_STOCK else _DISCARD for move in self._draw_moves()]
+            return list(_DRAW_ACTIONS[self._draws()])
         if phase is _IN_DISCARD:
             seat = self.to_move
             assert seat is not None
-            ids, closable, natural = self._discard_moves(seat)
-            discard_of = self._t.discard_of
-            actions: list[Action] = [discard_of[cid] for cid in ids]
+            t = self._t
+            discards, closable, natural = self._open_discards(seat, t.discards_by_suit, t.discard_of)
+            actions: list[Action] = discards  # type: ignore[assignment]  # a fresh list, of Discards
             if closable:
                 actions.extend(self._close_actions(seat, natural))
             return actions
@@ -439,14 +452,14 @@ class Deal:
         """
         phase = self.phase
         if phase is _IN_DRAW:
-            return self._draw_moves()
+            return list(self._draws())
         if phase is not _IN_DISCARD:
             return []
         seat = self.to_move
         assert seat is not None
-        ids, closable, natural = self._discard_moves(seat)
+        t = self._t
+        ids, closable, natural = self._open_discards(seat, t.ids_by_suit, t.ids)
         if closable:
-            t = self._t
             forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
             if natural:
                 # Distinct natural cards: the kind mask is the hand, and the closes are found on it directly.
@@ -457,16 +470,19 @@ class Deal:
                 ids.extend(CLOSE + cid for cid in self._closing_discards(seat) if cid != forbidden)
         return ids
 
-    def _draw_moves(self) -> list[int]:
+    def _draws(self) -> tuple[int, ...]:
         """The draws open to the seat to move: the stock (rebuilt from the pile if need be), the pile's top."""
         pile = self._pile
         if self._stock or len(pile) > 1:
-            return [MOVE_STOCK, MOVE_DISCARD_PILE] if pile else [MOVE_STOCK]
-        return [MOVE_DISCARD_PILE] if pile else []
+            return _BOTH_DRAWS if pile else _STOCK_DRAW
+        return _PILE_DRAW if pile else ()
 
-    def _discard_moves(self, seat: int) -> tuple[list[int], bool, bool]:
-        """The cards ``seat`` may discard (ids, in card order), whether it may close, and whether
-        its hand is of distinct natural cards."""
+    def _open_discards(
+        self, seat: int, by_suit: list[list[tuple[T, ...]]], of: Sequence[T]
+    ) -> tuple[list[T], bool, bool]:
+        """The discards open to ``seat`` in card order, whether it may close, and whether its hand is
+        of distinct natural cards. A discard is given as ``of[card id]``; ``by_suit[s][mask]`` are those
+        of the cards of suit ``s`` in the kind mask (ids for :meth:`moves`, actions for :meth:`legal_actions`)."""
         t = self._t
         forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
         m1 = self._m1[seat]
@@ -476,15 +492,15 @@ class Deal:
         b = m1 >> R & full
         c = m1 >> (2 * R) & full
         d = m1 >> (3 * R)
+        discards: list[T]
         if forbidden < 0 and not jokers:
-            by_suit = t.ids_by_suit
-            ids = [*by_suit[0][a], *by_suit[1][b], *by_suit[2][c], *by_suit[3][d]]
+            discards = [*by_suit[0][a], *by_suit[1][b], *by_suit[2][c], *by_suit[3][d]]
         else:
-            ids = [cid for cid in self._ids(seat, distinct=True) if cid != forbidden]
+            discards = [of[cid] for cid in self._ids(seat, distinct=True) if cid != forbidden]
         natural = not (jokers or self._m2[seat] or m1 & t.wild_ace)
         if not (t.close_on_first_turn or self.turn >= len(self.seats)):
-            return ids, False, natural
-        return ids, self._can_close(seat, natural, m1, a, b, c, d), natural
+            return discards, False, natural
+        return discards, self._can_close(seat, natural, m1, a, b, c, d), natural
 
     def _close_actions(self, seat: int, natural: bool) -> list[Action]:
         """Every close of ``seat`` as an action: each closing discard with each way of laying its melds."""

@@ -26,6 +26,7 @@ class Tables:
         self.joker = 4 * solver.R
         self.card_of: list[Card] = [*solver.card_of, JOKER]
         self.id_of: dict[Card, int] = {card: i for i, card in enumerate(self.card_of)}
+        self.ids: tuple[int, ...] = tuple(range(len(self.card_of)))
         self.discard_of: list[Discard] = [Discard(card) for card in self.card_of]
         self.value_of: list[int] = [rules.value(card) if rules.has_card(card) else 0 for card in self.card_of]
         # The wild ace of oros is kind 0 (oros, ace): the solver counts it as a wild card.
