@@ -21,7 +21,7 @@ import time
 
 from chinchon.actions import Close, Discard
 from chinchon.bots import make_bot
-from chinchon.game import Match
+from chinchon.match import Match
 from chinchon.rules import Rules
 
 

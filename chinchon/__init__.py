@@ -7,8 +7,9 @@
 
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show, parse_action
 from chinchon.cards import JOKER, Card, Rank, Suit, parse_cards
+from chinchon.deal import Deal
 from chinchon.errors import ChinchonError, HandError, NotationError
-from chinchon.game import Deal, DealResult, Match, Observation, Phase, TableMeld
+from chinchon.match import Match
 from chinchon.melds import (
     Arrangement,
     ClosingOption,
@@ -20,6 +21,7 @@ from chinchon.melds import (
     is_meld,
     layoff_options,
 )
+from chinchon.observation import DealResult, Observation, Phase, TableMeld
 from chinchon.rules import Rules, RulesError
 
 __all__ = [

@@ -59,8 +59,8 @@ from chinchon.actions import Action, IllegalAction
 from chinchon.bots import Bot, make_bot
 from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
-from chinchon.game import Match
 from chinchon.i18n import _, for_terminal, is_rtl, ngettext
+from chinchon.match import Match
 from chinchon.rules import Rules
 
 __all__ = [

@@ -25,9 +25,11 @@ from functools import partial
 from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots.ismcts import IsmctsBot
 from chinchon.cards import Card
-from chinchon.game import CLOSE, Deal, Match, Phase
+from chinchon.deal import CLOSE, Deal
 from chinchon.i18n import _
+from chinchon.match import Match
 from chinchon.melds import best_arrangement, best_discard, closing_options, loose_points
+from chinchon.observation import Phase
 from chinchon.rules import Rules
 
 __all__ = [

@@ -24,8 +24,8 @@ from typer.core import TyperGroup
 from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
-from chinchon.game import Match
 from chinchon.i18n import _, cannot_close_reason, for_terminal, is_rtl, ngettext, set_language, translate_error
+from chinchon.match import Match
 from chinchon.melds import (
     Arrangement,
     ClosingOption,

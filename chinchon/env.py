@@ -91,8 +91,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
 from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
-from chinchon.game import Match, Observation, Phase
 from chinchon.i18n import _, ngettext
+from chinchon.match import Match
+from chinchon.observation import Observation, Phase
 from chinchon.rules import Rules
 
 __all__ = [

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 from typing import NamedTuple
 
+from chinchon.cache import per_rules
 from chinchon.cards import JOKER, Card, Rank, Suit
 from chinchon.errors import N_, HandError
 from chinchon.rules import Rules
@@ -607,11 +608,12 @@ class Solver:
 
     def can_close_single(self, mask: int) -> bool:
         """Whether a hand of distinct natural cards (a kind mask) holding the card just drawn has a legal close."""
-        R, full, sv, rc = self.R, self.full, self.suit_value, self.run_cover
-        a = mask & full
-        b = mask >> R & full
-        c = mask >> (2 * R) & full
-        d = mask >> (3 * R)
+        R, full = self.R, self.full
+        return self.can_close_suits(mask, mask & full, mask >> R & full, mask >> (2 * R) & full, mask >> (3 * R))
+
+    def can_close_suits(self, mask: int, a: int, b: int, c: int, d: int) -> bool:
+        """:meth:`can_close_single`, given the kind mask's four suits (``a`` to ``d``) too."""
+        sv, rc = self.suit_value, self.run_cover
         three = (a & b & (c | d)) | (c & d & (a | b))
         # The cards no meld can hold stay loose in every arrangement: a bound that settles most hands.
         fa = a & ~(rc[a] | three)
@@ -741,18 +743,8 @@ def _too_many(card: Card, copies: int) -> HandError:
 
 
 def solver_for(rules: Rules) -> Solver:
-    """The solver of a ``Rules``: built on first use, then kept with the rules."""
-    solver: Solver | None = rules.__dict__.get("_solver")
-    if solver is None:
-        solver = _SOLVERS.get(rules)
-        if solver is None:
-            solver = Solver(rules)
-            _SOLVERS[rules] = solver
-        object.__setattr__(rules, "_solver", solver)
-    return solver
-
-
-_SOLVERS: dict[Rules, Solver] = {}
+    """The solver of a ``Rules``: built on first use, then kept in the per-rules cache."""
+    return per_rules(rules, Solver)
 
 
 MOST_CARDS = 11
@@ -786,7 +778,7 @@ def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangem
         HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
     _check_count(cards)
-    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    solver = solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.arrangement_single(mask)
@@ -806,7 +798,7 @@ def loose_points(cards: Sequence[Card], rules: Rules = _DEFAULT) -> int:
         HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
     _check_count(cards)
-    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    solver = solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.points_single(mask)
@@ -869,7 +861,7 @@ def closing_options(cards: Sequence[Card], rules: Rules = _DEFAULT) -> list[Clos
         HandError: the hand has the wrong number of cards, or the deck cannot hold them.
     """
     _check_size(cards, rules)
-    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    solver = solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.closing_options_single(mask)
@@ -899,7 +891,7 @@ def best_discard(cards: Sequence[Card], rules: Rules = _DEFAULT) -> ClosingOptio
         HandError: the hand has the wrong number of cards, or the deck cannot hold them.
     """
     _check_size(cards, rules)
-    solver = rules.__dict__.get("_solver") or solver_for(rules)
+    solver = solver_for(rules)
     mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.best_discard_single(mask)
@@ -1160,12 +1152,12 @@ def meld_extensions(meld: Sequence[Card], rules: Rules = _DEFAULT) -> dict[Card,
     return found
 
 
+def _new_extension_cache(rules: Rules) -> dict[tuple[Card, ...], dict[Card, tuple[Card, ...]]]:
+    return {}
+
+
 def _extension_cache(rules: Rules) -> dict[tuple[Card, ...], dict[Card, tuple[Card, ...]]]:
-    cache: dict[tuple[Card, ...], dict[Card, tuple[Card, ...]]] | None = rules.__dict__.get("_extensions")
-    if cache is None:
-        cache = {}
-        object.__setattr__(rules, "_extensions", cache)
-    return cache
+    return per_rules(rules, _new_extension_cache)
 
 
 def layoff_options(

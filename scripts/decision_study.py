@@ -40,8 +40,9 @@ from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots import make_bot
 from chinchon.bots.greedy import GreedyBot, clean_close_outs, unseen_cards
 from chinchon.bots.playout import sample_deal
-from chinchon.game import Deal, Observation
+from chinchon.deal import Deal
 from chinchon.melds import best_arrangement
+from chinchon.observation import Observation
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")

@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chinchon.actions import Action, Close, Discard
 from chinchon.bots import Bot, make_bot
-from chinchon.game import Deal, Phase
+from chinchon.deal import Deal
+from chinchon.observation import Phase
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")

@@ -40,8 +40,9 @@ from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots import make_bot
 from chinchon.bots.greedy import GreedyBot, meld_chance
 from chinchon.cards import Card
-from chinchon.game import Deal, Observation, Phase
+from chinchon.deal import Deal
 from chinchon.melds import best_arrangement
+from chinchon.observation import Observation, Phase
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")

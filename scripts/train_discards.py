@@ -56,7 +56,8 @@ from chinchon.bots.greedy import (
     unseen_cards,
 )
 from chinchon.bots.trees import Trees
-from chinchon.game import Deal, Phase
+from chinchon.deal import Deal
+from chinchon.observation import Phase
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")

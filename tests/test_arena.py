@@ -44,8 +44,8 @@ from chinchon.arena import (
 from chinchon.bots import Bot, BotError
 from chinchon.bots.simple import SimpleBot
 from chinchon.cli import EXIT_BAD_INPUT, app
-from chinchon.game import Observation
 from chinchon.i18n import set_language
+from chinchon.observation import Observation
 from chinchon.rules import Rules, RulesError
 
 # -- bots for the tests (module level, so that worker processes can unpickle them) ----------

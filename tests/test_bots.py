@@ -15,7 +15,9 @@ from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots import LEVELS, Bot, BotError, bot_names, make_bot
 from chinchon.bots.simple import joins_meld
 from chinchon.cards import Card, parse_cards
-from chinchon.game import Deal, Match, Observation, Phase
+from chinchon.deal import Deal
+from chinchon.match import Match
+from chinchon.observation import Observation, Phase
 from chinchon.rules import RulesError
 
 CONFIGS = [
@@ -280,7 +282,7 @@ def test_observation_exposes_no_deal() -> None:
 
 def test_simple_closes_as_soon_as_it_may() -> None:
     from chinchon.cards import Card, parse_cards
-    from chinchon.game import stack_deck
+    from chinchon.deal import stack_deck
 
     rules = Rules()
     hands = [parse_cards("3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠"), parse_cards("2♣ 2♠ 6♣ 6♠ K♣ K♠ Q♦")]
@@ -545,7 +547,7 @@ def _locked_deal(lineup: list[str], actions: int, rules: Rules | None = None) ->
     The stock is rebuilt as often as it runs out unless ``rules`` say otherwise.
     """
     from chinchon.cards import Card, parse_cards
-    from chinchon.game import stack_deck
+    from chinchon.deal import stack_deck
 
     rules = rules or Rules(max_reshuffles=None)
     hands = [

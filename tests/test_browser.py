@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from chinchon.bots.base import LEVELS
+from chinchon.bots.registry import LEVELS
 from chinchon.rules import Rules
 from chinchon.server import client
 from tests.server_support import Running, running_server

@@ -286,7 +286,7 @@ def test_replay_prints_a_recorded_match(tmp_path: Path) -> None:
     import random
 
     from chinchon.actions import Close
-    from chinchon.game import Match
+    from chinchon.match import Match
 
     match = Match(["Ana", "Bea"], seed=3)
     rng = random.Random(2)
@@ -311,7 +311,7 @@ def _random_match(players: int, preset: str, seed: int, names: list[str] | None 
     import random
 
     from chinchon.actions import Close
-    from chinchon.game import Match
+    from chinchon.match import Match
     from chinchon.rules import Rules
 
     match = Match(names or players, Rules.preset(preset), seed=seed)
@@ -386,7 +386,7 @@ def test_replay_speaks_the_players_language_and_prints_no_control_character(tmp_
 def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
     import json
 
-    from chinchon.game import Match
+    from chinchon.match import Match
 
     record = Match(2, seed=1).record()
     record["version"] = 99

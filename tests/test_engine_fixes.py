@@ -10,8 +10,10 @@ import pytest
 import chinchon
 from chinchon.actions import Close, Draw, IllegalAction, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
-from chinchon.game import Deal, Match, Phase, stack_deck
+from chinchon.deal import Deal, stack_deck
+from chinchon.match import Match
 from chinchon.melds import run_layouts
+from chinchon.observation import Phase
 from chinchon.record import replay
 from chinchon.rules import Rules
 

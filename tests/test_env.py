@@ -49,8 +49,9 @@ from chinchon.env import (
     observation_layout,
     raw_env,
 )
-from chinchon.game import Match, Observation, Phase
 from chinchon.i18n import set_language
+from chinchon.match import Match
+from chinchon.observation import Observation, Phase
 from tests.test_observation import play_to_random_point, redeal_hidden
 
 CONFIGS = [(preset, players) for preset in Rules.presets() for players in sorted({2, Rules.preset(preset).max_players})]

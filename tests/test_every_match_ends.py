@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from chinchon.bots import make_bot
-from chinchon.game import Match
+from chinchon.match import Match
 from chinchon.record import dumps, loads, replay
 from chinchon.rules import Rules, RulesError
 

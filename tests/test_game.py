@@ -16,8 +16,10 @@ import pytest
 
 from chinchon import JOKER, Card, Rules, closing_options, parse_cards
 from chinchon.actions import Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
-from chinchon.game import Deal, DealResult, Match, Phase, TableMeld, stack_deck
+from chinchon.deal import Deal, stack_deck
+from chinchon.match import Match
 from chinchon.melds import best_arrangement
+from chinchon.observation import DealResult, Phase, TableMeld
 
 FOURNIER = Rules()
 CLASICO = Rules.preset("clasico")  # spanish48, figures10, one loose card at a close, no lay-offs, chinchón wins

@@ -17,9 +17,11 @@ from chinchon.actions import Close, Discard, Draw, LayOff
 from chinchon.cards import Card, parse_cards
 from chinchon.cli import EXIT_BAD_INPUT, replay_lines
 from chinchon.cli import app as cli
-from chinchon.game import MOVE_STOCK, Deal, Match, Phase, stack_deck
+from chinchon.deal import MOVE_STOCK, Deal, stack_deck
 from chinchon.i18n import set_language
+from chinchon.match import Match
 from chinchon.melds import extend_meld, is_chinchon, meld_extensions
+from chinchon.observation import Phase
 from chinchon.record import RecordError, dumps, loads, replay
 from chinchon.rules import Rules, RulesError, format_option, parse_option, parse_options
 from chinchon.tui.app import ChinchonApp

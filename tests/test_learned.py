@@ -23,8 +23,9 @@ from chinchon.bots.greedy import (
 )
 from chinchon.bots.trees import Trees, load_model
 from chinchon.cards import Card
-from chinchon.game import Deal, Observation, Phase
+from chinchon.deal import Deal
 from chinchon.melds import best_discard
+from chinchon.observation import Observation, Phase
 from chinchon.rules import Rules
 from tests.scripts import load_script
 

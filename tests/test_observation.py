@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 from chinchon import Card, Rules
 from chinchon.actions import Close, Draw
-from chinchon.game import Deal, Match, Phase
+from chinchon.deal import Deal
+from chinchon.match import Match
+from chinchon.observation import Phase
 
 PRESETS = {
     "fournier": Rules(),
@@ -207,7 +209,7 @@ def test_taken_follows_the_history_of_whole_deals(preset: str) -> None:
 
 def test_others_see_a_close_without_its_face_down_card() -> None:
     from chinchon.cards import parse_cards
-    from chinchon.game import stack_deck
+    from chinchon.deal import stack_deck
 
     rules = Rules()
     hands = [parse_cards("3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠"), parse_cards("2♣ 2♠ 6♣ 6♠ K♣ K♠ Q♦")]
@@ -223,7 +225,7 @@ def test_others_see_a_close_without_its_face_down_card() -> None:
 def test_a_face_down_card_taken_from_the_pile_does_not_leave_taken_before_the_deal_is_over() -> None:
     from chinchon.actions import Draw, LayOff, Pass
     from chinchon.cards import parse_cards
-    from chinchon.game import stack_deck
+    from chinchon.deal import stack_deck
 
     rules = Rules()
     hands = [parse_cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ 2♣"), parse_cards("Q♦ Q♠ Q♣ J♦ J♠ K♦ K♠")]
@@ -289,7 +291,7 @@ def test_a_sampled_deal_agrees_with_the_observation(preset: str) -> None:
 
 def _history_afresh(deal: Deal, seat: int) -> tuple[tuple[int, str], ...]:
     """The history an observation shows, formatted from the deal's actions one by one."""
-    from chinchon.game import TableMeld
+    from chinchon.observation import TableMeld
 
     out = []
     for who, action in deal.history:

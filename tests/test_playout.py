@@ -17,8 +17,10 @@ from chinchon.bots import make_bot
 from chinchon.bots.greedy import GreedyBot, completing_pairs
 from chinchon.bots.playout import passed_cards, playout_move, sample_deal
 from chinchon.cards import Card, parse_cards
-from chinchon.game import CLOSE, Deal, Match, Observation, Phase, stack_deck
+from chinchon.deal import CLOSE, Deal, stack_deck
+from chinchon.match import Match
 from chinchon.melds import best_arrangement, best_discard, solver_for
+from chinchon.observation import Observation, Phase
 from tests.scripts import load_script
 
 

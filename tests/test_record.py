@@ -14,7 +14,7 @@ import pytest
 
 from chinchon import Rules
 from chinchon.actions import Close
-from chinchon.game import Match
+from chinchon.match import Match
 from chinchon.record import RecordError, dumps, loads, replay
 
 

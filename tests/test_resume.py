@@ -16,8 +16,8 @@ from chinchon import Rules
 from chinchon.actions import Action, Close
 from chinchon.cli import EXIT_BAD_INPUT
 from chinchon.cli import app as cli
-from chinchon.game import Match
 from chinchon.i18n import set_language
+from chinchon.match import Match
 from chinchon.record import RecordError, loads, replay
 from chinchon.tui.session import Session
 from chinchon.tui.storage import Settings, StorageError, Store

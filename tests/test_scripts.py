@@ -16,7 +16,8 @@ import pytest
 from chinchon.arena import ArenaConfig, run_arena
 from chinchon.bots.greedy import completing_pairs, meld_chance, unseen_cards
 from chinchon.cards import Card, parse_cards
-from chinchon.game import Deal, Observation
+from chinchon.deal import Deal
+from chinchon.observation import Observation
 from chinchon.rules import Rules
 from tests.scripts import load_script
 

@@ -99,7 +99,7 @@ def test_every_message_of_a_match_fits_the_protocol_models(tmp_path: Path) -> No
 
 
 def test_a_void_deal_is_a_result_without_a_closer() -> None:
-    from chinchon.game import DealResult
+    from chinchon.observation import DealResult
     from chinchon.server.protocol import ResultView
     from chinchon.server.views import result_view
 

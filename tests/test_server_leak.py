@@ -25,8 +25,10 @@ import pytest
 
 from chinchon.actions import Discard
 from chinchon.cards import Card
-from chinchon.game import Deal, Match, Phase
+from chinchon.deal import Deal
+from chinchon.match import Match
 from chinchon.melds import best_arrangement
+from chinchon.observation import Phase
 from chinchon.rules import Rules
 from chinchon.server import rooms
 from chinchon.server.client import Client, create_room, join_room

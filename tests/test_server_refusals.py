@@ -106,7 +106,7 @@ def test_an_illegal_action_is_explained_from_a_copy_that_shares_the_engines_tabl
 
 
 def test_the_bots_pool_recovers_when_a_worker_dies() -> None:
-    from chinchon.game import Match
+    from chinchon.match import Match
 
     match = Match(["Ana", "Bot"], seed=3)
     seat = match.to_move

@@ -11,7 +11,9 @@ from chinchon.actions import Close, Draw, LayOff, Pass, Show
 from chinchon.bots import make_bot
 from chinchon.bots.showdown import own_showdown_choice
 from chinchon.cards import Card, parse_cards
-from chinchon.game import Match, Phase, stack_deck
+from chinchon.deal import stack_deck
+from chinchon.match import Match
+from chinchon.observation import Phase
 from chinchon.rules import Rules
 
 

@@ -26,8 +26,9 @@ from chinchon.actions import Close, Draw, LayOff, Show
 from chinchon.cards import Card, parse_cards
 from chinchon.cli import EXIT_BAD_INPUT
 from chinchon.cli import app as cli
-from chinchon.game import Phase, stack_deck
+from chinchon.deal import stack_deck
 from chinchon.i18n import get_language, set_language
+from chinchon.observation import Phase
 from chinchon.rules import Rules
 from chinchon.tui.app import ChinchonApp
 from chinchon.tui.rules_text import rules_paragraphs

@@ -5,6 +5,7 @@ Find one by name with :func:`make_bot` (``random``, ``simple``, ``greedy``,
 (``easy``, ``medium``, ``hard``, ``expert``).
 """
 
-from chinchon.bots.base import LEVELS, Bot, BotError, bot_names, make_bot, register
+from chinchon.bots.base import Bot, BotError, register
+from chinchon.bots.registry import LEVELS, bot_names, make_bot
 
 __all__ = ["LEVELS", "Bot", "BotError", "bot_names", "make_bot", "register"]

@@ -1,20 +1,15 @@
-"""The bot interface and the registry of bots by name.
+"""The bot interface: what a bot is, how it checks its parameters, and how it registers under a name.
 
-A bot sees only its seat's :class:`~chinchon.game.Observation` and the legal
+A bot sees only its seat's :class:`~chinchon.observation.Observation` and the legal
 actions; it cannot reach the deal's hidden state. Every decision of a match
 (drawing, discarding, closing or waiting, what to show, lay-offs, re-entry)
 is one call of :meth:`Bot.choose`.
 
->>> bot = make_bot("random")
->>> bot.name
-'random'
->>> make_bot("ismcts:iterations=50").name
-'ismcts:iterations=50'
+Bots are found by name with :func:`chinchon.bots.registry.make_bot`.
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 import random
 from abc import ABC, abstractmethod
@@ -22,9 +17,9 @@ from collections.abc import Callable, Sequence
 
 from chinchon.actions import Action
 from chinchon.errors import N_, ChinchonError
-from chinchon.game import Observation
+from chinchon.observation import Observation
 
-__all__ = ["LEVELS", "Bot", "BotError", "bot_names", "flag", "make_bot", "number", "register", "whole"]
+__all__ = ["Bot", "BotError", "Factory", "flag", "number", "register", "registered", "whole"]
 
 
 class BotError(ChinchonError):
@@ -118,13 +113,10 @@ def flag(name: str, value: object) -> bool:
 Factory = Callable[..., Bot]
 _REGISTRY: dict[str, Factory] = {}
 
-LEVELS: dict[str, str] = {
-    "easy": "simple:noise=0.25",
-    "medium": "greedy",
-    "hard": "ismcts:iterations=600,steps=20000,seconds=0.5,paired=true",
-    "expert": "ismcts:iterations=2400,steps=80000,seconds=2,paired=true",
-}
-"""The levels a player chooses from, and the bot each one is."""
+
+def registered() -> dict[str, Factory]:
+    """The bot factories registered so far, by name (shared: the registry reads and fills it)."""
+    return _REGISTRY
 
 
 def register(name: str) -> Callable[[Factory], Factory]:
@@ -135,87 +127,3 @@ def register(name: str) -> Callable[[Factory], Factory]:
         return factory
 
     return decorate
-
-
-def bot_names() -> tuple[str, ...]:
-    """The names of the bots (in alphabetical order), then of the levels."""
-    _load()
-    return (*sorted(_REGISTRY), *LEVELS)
-
-
-def _load() -> None:
-    # The bots register themselves when their modules are imported.
-    from chinchon.bots import greedy, ismcts, simple  # noqa: F401
-
-
-def _value(text: str) -> int | float | str | bool:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return text
-
-
-def _parameters(factory: Factory) -> list[str] | None:
-    """The names of the parameters a bot factory takes (None when it takes any)."""
-    try:
-        signature = inspect.signature(factory)
-    except (TypeError, ValueError):
-        return None
-    names = []
-    for parameter in signature.parameters.values():
-        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
-            return None
-        if parameter.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
-            names.append(parameter.name)
-    return names
-
-
-def make_bot(spec: str) -> Bot:
-    """A bot from its name or level and parameters: ``"greedy"``, ``"ismcts:iterations=400"``, ``"hard"``.
-
-    Raises:
-        BotError: an unknown bot or parameter; the message lists the known ones.
-    """
-    _load()
-    if not isinstance(spec, str) or not spec.strip():
-        raise BotError(N_("not a bot: {spec}"), spec=repr(spec))
-    text = spec.strip()
-    name, _, params_text = text.partition(":")
-    if name in LEVELS:
-        if params_text:
-            raise BotError(N_("a level takes no parameters: {spec}"), spec=text)
-        bot = make_bot(LEVELS[name])
-        bot.name = name
-        return bot
-    factory = _REGISTRY.get(name)
-    if factory is None:
-        raise BotError(N_("unknown bot {name}; known bots: {known}"), name=repr(name), known=", ".join(bot_names()))
-    params: dict[str, int | float | str | bool] = {}
-    for part in filter(None, params_text.split(",")):
-        key, equals, value = part.partition("=")
-        if not equals or not key.strip():
-            raise BotError(N_("bad bot parameter {part} in {spec}; write name=value"), part=repr(part), spec=text)
-        params[key.strip()] = _value(value.strip())
-    known = _parameters(factory)
-    unknown = [key for key in params if known is not None and key not in known]
-    if unknown:
-        raise BotError(
-            N_("bot {name} does not take the parameters {params}; it takes {known}"),
-            name=name,
-            params=", ".join(unknown),
-            known=", ".join(known or ()) or "-",
-        )
-    try:
-        bot = factory(**params)
-    except BotError:
-        raise
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise BotError(
-            N_("bad parameters for bot {name}: {params} ({problem})"), name=name, params=params_text, problem=exc
-        ) from None
-    bot.name = text
-    return bot

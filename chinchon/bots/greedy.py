@@ -40,8 +40,8 @@ from chinchon.bots.simple import joins_meld
 from chinchon.bots.trees import Trees, load_model, read_model
 from chinchon.cards import Card
 from chinchon.errors import N_
-from chinchon.game import Observation
 from chinchon.melds import best_arrangement, best_discard, meld_extensions
+from chinchon.observation import Observation
 from chinchon.rules import Rules
 
 __all__ = [

@@ -27,7 +27,9 @@ from chinchon.actions import Action, Close, Discard, Draw
 from chinchon.bots.base import Bot, flag, number, register, whole
 from chinchon.bots.greedy import GreedyBot, unseen_cards
 from chinchon.bots.playout import playout_move, sample_deal
-from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
+from chinchon.deal import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal
+from chinchon.observation import Observation, Phase
+from chinchon.tables import tables_for
 
 __all__ = ["IsmctsBot", "candidate_moves", "playout_move"]
 
@@ -239,7 +241,7 @@ class IsmctsBot(Bot):
         started = time.perf_counter()
         if not self.anchor:
             return self._action(observation, legal, self.search(observation, rng))
-        t = _tables(observation.rules)
+        t = tables_for(observation.rules)
         unseen = unseen_cards(observation)
         ranked = self._greedy.ranked_discards(observation, [a for a in legal if isinstance(a, Discard)], unseen)
         anchor = self._greedy.discard_or_close(observation, legal, ranked, unseen)
@@ -262,7 +264,7 @@ class IsmctsBot(Bot):
             return Draw("stock")
         if move == MOVE_DISCARD_PILE:
             return Draw("discard")
-        sample_card = _tables(observation.rules).card_of[move % CLOSE]
+        sample_card = tables_for(observation.rules).card_of[move % CLOSE]
         if move >= CLOSE:
             closes = [a for a in legal if isinstance(a, Close) and a.discard == sample_card]
             return closes[0] if closes else Close(sample_card)

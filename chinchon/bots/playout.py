@@ -11,8 +11,10 @@ from functools import cache
 
 from chinchon.bots.greedy import completing_pairs
 from chinchon.cards import Card
-from chinchon.game import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, Observation, Phase, _tables
+from chinchon.deal import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal
+from chinchon.observation import Observation, Phase
 from chinchon.rules import Rules
+from chinchon.tables import tables_for
 
 __all__ = ["passed_cards", "playout_move", "sample_deal"]
 
@@ -95,7 +97,7 @@ def passed_cards(observation: Observation) -> dict[int, list[Card]]:
 @cache
 def _pair_masks(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """For each card id, the masks of the pairs of cards that make a meld of three with it."""
-    t = _tables(rules)
+    t = tables_for(rules)
     return tuple(
         tuple(
             sum(1 << t.id_of[c] for c in pair)

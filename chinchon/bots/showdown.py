@@ -10,7 +10,8 @@ the legal actions (the best arrangement first, lay-offs before passing).
 
 >>> from chinchon.actions import Close, Draw
 >>> from chinchon.cards import Card, parse_cards
->>> from chinchon.game import Match, stack_deck
+>>> from chinchon.deal import stack_deck
+>>> from chinchon.match import Match
 >>> from chinchon.rules import Rules
 >>> rules = Rules()
 >>> closer, ana = parse_cards("K♣ K♦ K♠ 4♥ 5♥ 6♥ A♣"), parse_cards("7♣ 7♦ 7♠ 7♥ J♥ Q♠ A♠")
@@ -29,8 +30,8 @@ from collections.abc import Sequence
 
 from chinchon.actions import Action, LayOff, Show
 from chinchon.cards import Card
-from chinchon.game import Observation
 from chinchon.melds import meld_extensions, normalize_meld
+from chinchon.observation import Observation
 from chinchon.rules import Rules
 
 __all__ = ["own_showdown_choice"]

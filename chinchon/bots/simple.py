@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
 from chinchon.bots.base import Bot, number, register
 from chinchon.cards import Card
-from chinchon.game import Observation
 from chinchon.melds import best_arrangement
+from chinchon.observation import Observation
 from chinchon.rules import Rules
 
 __all__ = ["RandomBot", "SimpleBot", "joins_meld"]

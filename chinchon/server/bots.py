@@ -23,7 +23,7 @@ from typing import Any
 from chinchon.actions import Action
 from chinchon.bots import make_bot
 from chinchon.bots.base import Bot
-from chinchon.game import Observation
+from chinchon.observation import Observation
 from chinchon.rules import Rules
 
 __all__ = ["BotPool"]

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from chinchon.actions import Action, IllegalAction, parse_action
 from chinchon.bots import make_bot
-from chinchon.bots.base import LEVELS, BotError
+from chinchon.bots.base import BotError
+from chinchon.bots.registry import LEVELS
 from chinchon.errors import N_, ChinchonError
-from chinchon.game import Match
+from chinchon.match import Match
 from chinchon.rules import Rules, RulesError, parse_option
 from chinchon.server.hub import Connection, Hub, frame
 from chinchon.server.protocol import CHAT_MAX, NAME_MAX, CreateRoom

@@ -13,9 +13,10 @@ from typing import Any
 
 from chinchon.actions import Action, Close
 from chinchon.errors import ChinchonError
-from chinchon.game import DealResult, Match, Observation, TableMeld
 from chinchon.i18n import translation
+from chinchon.match import Match
 from chinchon.melds import best_arrangement
+from chinchon.observation import DealResult, Observation, TableMeld
 
 __all__ = ["game_view", "public_action", "spectator_game_view", "translated"]
 

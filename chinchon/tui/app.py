@@ -28,9 +28,9 @@ from textual.widgets import Static
 
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, ReEnter, Show
 from chinchon.cards import Card
-from chinchon.game import Observation, Phase, TableMeld
 from chinchon.i18n import _, cannot_close_reason, is_rtl, ngettext, pgettext, translate_error
 from chinchon.melds import best_discard
+from chinchon.observation import Observation, Phase, TableMeld
 from chinchon.rules import Rules
 from chinchon.tui.render import (
     arrangement_of,

@@ -28,8 +28,9 @@ from chinchon.bots import Bot, make_bot
 from chinchon.bots.showdown import own_showdown_choice
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import N_, ChinchonError
-from chinchon.game import DealResult, Match, Observation, Phase, TableMeld
 from chinchon.i18n import _, ngettext, translate_error
+from chinchon.match import Match
+from chinchon.observation import DealResult, Observation, Phase, TableMeld
 from chinchon.record import RecordError, replay
 from chinchon.rules import Rules
 from chinchon.tui.storage import LOG_KEPT, Settings, StorageError, Store

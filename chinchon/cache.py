@@ -1,0 +1,41 @@
+"""The per-rules cache: tables built once for each ``Rules`` value (solver, meld extensions, card numbering).
+
+``Rules`` is frozen and hashable, so equal rules share their tables. A
+``Rules`` object seen before is found by identity, which is cheaper than
+hashing its options on every call.
+
+>>> from chinchon.rules import Rules
+>>> per_rules(Rules(), Rules.cards) is per_rules(Rules(), Rules.cards)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar, cast
+
+from chinchon.rules import Rules
+
+__all__ = ["per_rules"]
+
+T = TypeVar("T")
+
+_BY_VALUE: dict[Rules, dict[Callable[[Rules], object], object]] = {}
+_BY_ID: dict[int, tuple[Rules, dict[Callable[[Rules], object], object]]] = {}
+_MOST_OBJECTS = 4096
+"""How many ``Rules`` objects are remembered by identity (each keeps its object alive, so its id stays its own)."""
+
+
+def per_rules(rules: Rules, build: Callable[[Rules], T]) -> T:
+    """What ``build(rules)`` returns, built on the first call for rules equal to these and kept."""
+    entry = _BY_ID.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        tables = _BY_VALUE.setdefault(rules, {})
+        if len(_BY_ID) >= _MOST_OBJECTS:
+            _BY_ID.clear()
+        entry = _BY_ID[id(rules)] = (rules, tables)
+    tables = entry[1]
+    found = tables.get(build)
+    if found is None:
+        found = tables[build] = build(rules)
+    return cast(T, found)

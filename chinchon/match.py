@@ -1,0 +1,364 @@
+"""A whole match (``Match``): deal after deal until one seat is left, with totals, eliminations and re-entries.
+
+Each deal is a :class:`~chinchon.deal.Deal`; the match's chance (deck
+orders, reshuffles, the draw for the first player) comes from a
+:class:`~chinchon.chance.Chance`. Each seat sees the match through its
+:class:`~chinchon.observation.Observation`.
+
+>>> match = Match(["Ana", "Bot"], seed=7)
+>>> match.to_move in (0, 1), len(match.deals)
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from chinchon.actions import Action, IllegalAction, ReEnter
+from chinchon.cards import Card
+from chinchon.chance import Chance
+from chinchon.deal import Deal, check_seat
+from chinchon.errors import N_, ChinchonError
+from chinchon.observation import DealResult, Observation, Phase
+from chinchon.record_format import match_record, replay_match
+from chinchon.rules import Rules, RulesError
+from chinchon.showdown_search import best_showdown_action
+
+__all__ = ["Match"]
+
+
+class Match:
+    """A whole game of Chinchón: deal after deal until one seat is left.
+
+    ``players`` is the number of seats or their names. ``seed`` seeds the
+    match's random source (shuffles, the draw for the first player); ``decks``
+    gives the deck orders of the first deals; ``scores`` the starting totals;
+    ``first`` the first player of the first deal.
+
+    Raises:
+        RulesError: the number of players, the scores or the first seat do not fit the rules.
+    """
+
+    def __init__(
+        self,
+        players: int | Sequence[str],
+        rules: Rules | None = None,
+        seed: int | str | None = None,
+        *,
+        scores: Sequence[int] | None = None,
+        first: int | None = None,
+        decks: Iterable[Sequence[Card]] | None = None,
+        _chance: Chance | None = None,
+    ) -> None:
+        rules = rules if rules is not None else Rules()
+        if not isinstance(rules, Rules):
+            raise RulesError(N_("rules: expected a Rules value, got {value}"), value=repr(rules))
+        if isinstance(players, int) and not isinstance(players, bool):
+            names = tuple(f"Player {i + 1}" for i in range(players))
+        elif (
+            isinstance(players, Sequence)
+            and not isinstance(players, str)
+            and all(isinstance(name, str) for name in players)
+        ):
+            names = tuple(players)
+        else:
+            raise RulesError(
+                N_("players: expected a number of seats or a list of names, got {value}"), value=repr(players)
+            )
+        count = len(names)
+        self.decks = rules.decks_for(count)
+        if scores is not None:
+            scores = list(scores)
+            if len(scores) != count or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
+                raise RulesError(
+                    N_("scores: expected {count} whole numbers, got {value}"), count=count, value=repr(scores)
+                )
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < count):
+            raise RulesError(N_("first: seat {value} is not one of the {players} seats"), value=first, players=count)
+        self.rules = rules
+        self.names = names
+        self.players = count
+        self.seed = seed
+        self.initial_scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * count
+        self.scores: list[int] = list(self.initial_scores)
+        self.active: list[int] = [seat for seat in range(count) if not self._out(self.scores[seat])]
+        self.reentries = [0] * count
+        self.pot = rules.stake * count
+        self.over = False
+        self.winner: int | None = None
+        self.deals: list[Deal] = []
+        self.results: list[DealResult] = []
+        self.events: list[dict[str, Any]] = []
+        self._pending: list[int] = []
+        self._playoff: list[int] | None = None
+        self._chance = _chance or Chance(random.Random(seed), decks)
+        self.first_given = first is not None
+        if len(self.active) < 2:
+            raise RulesError(N_("scores: at least two seats must start under the limit"))
+        if first is None:
+            first = self._draw_first()
+        elif first not in self.active:
+            raise RulesError(N_("first: seat {value} is already out of the match"), value=first)
+        self.dealer = self._previous(first)
+        self.deal: Deal
+        self._seat_at_start = first
+        self._start_deal(first)
+
+    # -- seats ------------------------------------------------------------------------
+
+    def _out(self, total: int) -> bool:
+        limit = self.rules.limit
+        return total > limit if self.rules.eliminate_at == "above" else total >= limit
+
+    def _playing(self) -> list[int]:
+        return list(self._playoff) if self._playoff is not None else list(self.active)
+
+    def _next(self, seat: int) -> int:
+        seats = self._playing()
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if candidate in seats:
+                return candidate
+        raise AssertionError("no seat is playing")
+
+    def _previous(self, seat: int) -> int:
+        seats = self._playing()
+        for step in range(1, self.players + 1):
+            candidate = (seat - step) % self.players
+            if candidate in seats:
+                return candidate
+        raise AssertionError("no seat is playing")
+
+    def _draw_first(self) -> int:
+        seats = list(self.active)
+        if self.rules.first_player == "lot":
+            first = self._chance.lot(seats)
+            if first not in seats:
+                raise ChinchonError(N_("the first player drawn, seat {seat}, is not in the match"), seat=first)
+            self.events.append({"chance": "lot", "seat": first})
+            return first
+        cards = self.rules.cards(decks=self.decks)
+        order = list(self.rules.ranks)
+
+        def height(card: Card) -> int:
+            return order.index(card.rank) if card.rank is not None else len(order)
+
+        contenders = seats
+        rounds: list[list[str]] = []
+        while True:
+            shuffled = self._chance.high_card(cards)
+            if len(shuffled) < len(contenders):
+                raise ChinchonError(N_("too few cards drawn for the high card"))
+            drawn = shuffled[: len(contenders)]
+            rounds.append([str(card) for card in drawn])
+            top = max(height(card) for card in drawn)
+            contenders = [seat for seat, card in zip(contenders, drawn, strict=True) if height(card) == top]
+            if len(contenders) == 1:
+                self.events.append({"chance": "high_card", "draws": rounds})
+                return contenders[0]
+
+    def _start_deal(self, first: int) -> None:
+        deck = self._chance.deck(self.rules.cards(decks=self.decks))
+        self.events.append(
+            {"deal": len(self.deals) + 1, "dealer": self.dealer, "first": first, "deck": [str(c) for c in deck]}
+        )
+        deal = Deal.new(
+            self.rules,
+            self.players,
+            first,
+            deck=deck,
+            reshuffle=self._record_reshuffle,
+            seats=self._playing(),
+            decks=self.decks,
+        )
+        self.deal = deal
+        self.deals.append(deal)
+
+    def _record_reshuffle(self, cards: list[Card]) -> list[Card]:
+        order = self._chance.reshuffle(cards)
+        self.events.append({"chance": "reshuffle", "stock": [str(c) for c in order]})
+        return order
+
+    # -- playing --------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act: a re-entry decision first, else the deal's seat to move; ``None`` once over."""
+        if self.over:
+            return None
+        if self._pending:
+            return self._pending[0]
+        return self.deal.to_move
+
+    @property
+    def reentry_pending(self) -> tuple[int, ...]:
+        """The seats still to decide on re-entry, in order."""
+        return tuple(self._pending)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move, in a fixed order."""
+        if self.over:
+            return []
+        if self._pending:
+            return [ReEnter(True), ReEnter(False)]
+        return self.deal.legal_actions()
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the action is legal for the seat to move."""
+        if self.over:
+            return False
+        if self._pending:
+            return isinstance(action, ReEnter) and isinstance(action.accept, bool)
+        return self.deal.is_legal(action)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play an action for the seat to move (or check that ``seat`` is that seat).
+
+        Raises:
+            IllegalAction: the action is not legal here; the message says why.
+        """
+        if self.over:
+            raise IllegalAction(N_("the match is over"))
+        mover = self.to_move
+        if seat is not None and (seat != mover or type(seat) is not int):
+            check_seat(seat)
+            raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
+        if self._pending:
+            if not isinstance(action, ReEnter) or not isinstance(action.accept, bool):
+                raise IllegalAction(N_("seat {seat} must first decide whether to re-enter"), seat=mover)
+            self.events.append({"seat": mover, "action": str(action)})
+            self._reenter(action.accept)
+            return
+        if isinstance(action, ReEnter):
+            raise IllegalAction(N_("nobody is deciding on re-entry now"))
+        self.deal.apply(action)
+        self._after_action(mover, action)
+
+    def _after_action(self, mover: int | None, action: Action) -> None:
+        self.events.append({"seat": mover, "action": str(action)})
+        deal = self.deal
+        # Decisions the deal played by itself (forced shows, skipped seats) are in its history.
+        if deal.phase is Phase.OVER:
+            self._end_deal()
+
+    def resolve_showdown(self) -> None:
+        """Play every open showdown decision as :meth:`Deal.resolve_showdown` does, then go on."""
+        memo: dict[Any, tuple[int, ...]] = {}
+        while not self.over and not self._pending and self.deal.phase is Phase.SHOWDOWN:
+            self.apply(best_showdown_action(self.deal, memo))
+
+    def best_showdown_action(self) -> Action:
+        """The showdown decision :meth:`resolve_showdown` would play for the seat to move.
+
+        Raises:
+            IllegalAction: the current deal is over, or not yet in its showdown.
+        """
+        return self.deal.best_showdown_action()
+
+    # -- scoring ------------------------------------------------------------------------
+
+    def _end_deal(self) -> None:
+        result = self.deal.result
+        assert result is not None
+        self.results.append(result)
+        if result.closer is None:
+            # A void deal scores nobody: the deal passes on.
+            self._next_deal()
+            return
+        playing = self._playing()
+        floor = self.rules.score_floor
+        for seat in playing:
+            self.scores[seat] += result.points[seat]
+            if floor is not None and self.scores[seat] < floor:
+                self.scores[seat] = floor
+        if result.chinchon and self.rules.chinchon == "win":
+            self._win(result.closer)
+            return
+        if self._playoff is not None:
+            low = min(self.scores[seat] for seat in self._playoff)
+            tied = [seat for seat in self._playoff if self.scores[seat] == low]
+            if len(tied) == 1:
+                self._win(tied[0])
+                return
+            self._playoff = tied
+            self._next_deal()
+            return
+        order = [*self.deal._after(result.closer), result.closer]
+        newly_out = [seat for seat in order if seat in self.active and self._out(self.scores[seat])]
+        self.active = [seat for seat in self.active if seat not in newly_out]
+        self._just_out = newly_out
+        if newly_out and self.rules.reentry != "none" and self.active:
+            self._pending = [s for s in newly_out if self.rules.reentry == "unlimited" or self.reentries[s] == 0]
+        if not self._pending:
+            self._after_hand()
+
+    def _reenter(self, accept: bool) -> None:
+        seat = self._pending.pop(0)
+        if accept:
+            self.scores[seat] = max(self.scores[s] for s in self.active)
+            self.reentries[seat] += 1
+            self.pot += self.rules.stake
+            self.active = sorted([*self.active, seat])
+        if not self._pending:
+            self._after_hand()
+
+    def _after_hand(self) -> None:
+        if len(self.active) == 1:
+            self._win(self.active[0])
+            return
+        if not self.active:
+            low = min(self.scores[seat] for seat in self._just_out)
+            tied = [seat for seat in self._just_out if self.scores[seat] == low]
+            if len(tied) == 1:
+                self._win(tied[0])
+                return
+            self._playoff = sorted(tied)
+        self._next_deal()
+
+    def _next_deal(self) -> None:
+        self.dealer = self._next(self.dealer)
+        self._start_deal(self._next(self.dealer))
+
+    def _win(self, seat: int) -> None:
+        self.winner = seat
+        self.over = True
+        self._pending = []
+        self.events.append({"winner": seat})
+
+    # -- views ---------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know about the match, and nothing else."""
+        base = self.deal.observation(seat)
+        pending = self._pending and self._pending[0] == seat
+        return replace(
+            base,
+            to_move=self.to_move,
+            legal_actions=tuple(self.legal_actions()) if pending or (not self._pending and base.legal_actions) else (),
+            scores=tuple(self.scores),
+            active=tuple(self.active),
+            dealer=self.dealer,
+            deal_number=len(self.deals),
+            reentry_pending=tuple(self._pending),
+            match_over=self.over,
+            winner=self.winner,
+            pot=self.pot,
+            names=self.names,
+            previous_result=self.results[-1] if self.results else None,
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The match as a JSON-able game record (see :mod:`chinchon.record`)."""
+        return match_record(self)
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any], *, go_on: bool = False) -> Match:
+        """Rebuild a match from its record (see :func:`chinchon.record.replay`).
+
+        Raises:
+            ValueError: the record is malformed or tampered with; the message says where and why.
+        """
+        return replay_match(cls, record, go_on=go_on)

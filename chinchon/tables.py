@@ -1,0 +1,60 @@
+"""The engine's per-rules tables: each card's integer id, value and discard, and the solver's bounds.
+
+A deal keeps its cards as integer ids in bitmasks (kinds ``0 .. 4R-1``,
+the joker ``4R``); these tables turn ids into cards and actions and back.
+Built once per ``Rules`` value, in the per-rules cache (:mod:`chinchon.cache`).
+"""
+
+from __future__ import annotations
+
+from chinchon.actions import Discard
+from chinchon.cache import per_rules
+from chinchon.cards import JOKER, Card
+from chinchon.melds import solver_for
+from chinchon.rules import Rules
+
+__all__ = ["Tables", "tables_for"]
+
+
+class Tables:
+    """Per-rules numbering of cards: kinds ``0 .. 4R-1`` and the joker ``4R``."""
+
+    def __init__(self, rules: Rules) -> None:
+        solver = solver_for(rules)
+        self.solver = solver
+        self.R = solver.R
+        self.joker = 4 * solver.R
+        self.card_of: list[Card] = [*solver.card_of, JOKER]
+        self.id_of: dict[Card, int] = {card: i for i, card in enumerate(self.card_of)}
+        self.ids: tuple[int, ...] = tuple(range(len(self.card_of)))
+        self.discard_of: list[Discard] = [Discard(card) for card in self.card_of]
+        self.value_of: list[int] = [rules.value(card) if rules.has_card(card) else 0 for card in self.card_of]
+        # The wild ace of oros is kind 0 (oros, ace): the solver counts it as a wild card.
+        self.wild_ace = 1 if rules.wild_ace_of_oros else 0
+        self.id_by_code: list[int] = [-1] * 100
+        for i, card in enumerate(self.card_of):
+            self.id_by_code[card._code] = i
+        R = self.R
+        self.full = (1 << R) - 1
+        self.ids_by_suit: list[list[tuple[int, ...]]] = [
+            [tuple(s * R + p for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
+        ]
+        self.discards_by_suit: list[list[tuple[Discard, ...]]] = [
+            [tuple(self.discard_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
+        ]
+        self._cards: dict[int, tuple[Card, ...]] = {}
+        # For Deal.moves: the rules it asks on every move.
+        self.forbid_rediscard = rules.forbid_rediscard
+        self.close_on_first_turn = rules.close_on_first_turn
+
+    def cards(self, rules: Rules, decks: int) -> list[Card]:
+        """``rules.cards(decks=decks)``, made once per number of decks."""
+        cards = self._cards.get(decks)
+        if cards is None:
+            cards = self._cards[decks] = tuple(rules.cards(decks=decks))
+        return list(cards)
+
+
+def tables_for(rules: Rules) -> Tables:
+    """The tables of a ``Rules``, built on first use."""
+    return per_rules(rules, Tables)

@@ -1,0 +1,75 @@
+"""The fast path (``moves``/``play``) and the checked path (``legal_actions``/``apply``) agree move for move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from chinchon import Close, Discard, Draw, Rules
+from chinchon.actions import Action
+from chinchon.deal import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal
+from chinchon.observation import Phase
+
+RULES = [
+    Rules(),
+    Rules.preset("clasico"),
+    Rules(jokers=2),
+    Rules(wild_ace_of_oros=True, forbid_rediscard=True),
+    Rules(decks=2, jokers=2),
+    Rules(max_reshuffles=0),
+    Rules(close_on_first_turn=False, layoffs=False),
+]
+
+
+def _action(deal: Deal, move: int) -> Action:
+    if move == MOVE_STOCK:
+        return Draw("stock")
+    if move == MOVE_DISCARD_PILE:
+        return Draw("discard")
+    if move >= CLOSE:
+        return Close(deal.card_of(move - CLOSE))
+    return Discard(deal.card_of(move))
+
+
+def _state(deal: Deal) -> tuple[object, ...]:
+    return (
+        deal.phase,
+        deal.to_move,
+        deal.turn,
+        [deal.hand(seat) for seat in range(deal.players)],
+        deal.discard_pile,
+        deal.stock,
+        deal.result,
+    )
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.as_text()[0] + " " + " ".join(r.as_text()[1]))
+def test_the_two_paths_list_and_play_the_same_moves(rules: Rules) -> None:
+    steps = 0
+    for seed in range(40):
+        players = 2 + seed % 3
+        fast = Deal.new(rules, players, rng=random.Random(seed))
+        checked = Deal.new(rules, players, rng=random.Random(seed))
+        choose = random.Random(seed)
+        while fast.phase is not Phase.OVER:
+            if fast.phase is Phase.SHOWDOWN:
+                fast.resolve_showdown()
+                checked.resolve_showdown()
+            else:
+                moves = fast.moves()
+                legal = checked.legal_actions()
+                closes = [move for move in moves if move >= CLOSE]
+                assert [_action(fast, move) for move in moves if move < CLOSE] == [
+                    a for a in legal if not isinstance(a, Close)
+                ]
+                assert {fast.card_of(move - CLOSE) for move in closes} == {
+                    a.discard for a in legal if isinstance(a, Close)
+                }
+                move = closes[0] if closes and choose.random() < 0.5 else choose.choice(moves)
+                fast.play(move)
+                checked.apply(_action(fast, move))
+                steps += 1
+            assert _state(fast) == _state(checked)
+        assert checked.phase is Phase.OVER
+    assert steps > 500
