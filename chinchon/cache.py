@@ -24,12 +24,17 @@ _BY_VALUE: dict[Rules, dict[Callable[[Rules], object], object]] = {}
 _BY_ID: dict[int, tuple[Rules, dict[Callable[[Rules], object], object]]] = {}
 _MOST_OBJECTS = 4096
 """How many ``Rules`` objects are remembered by identity (each keeps its object alive, so its id stays its own)."""
+_MOST_RULES = 256
+"""How many distinct rules keep their tables: a server whose rooms choose their own rules must not grow without end."""
 
 
 def per_rules(rules: Rules, build: Callable[[Rules], T]) -> T:
     """What ``build(rules)`` returns, built on the first call for rules equal to these and kept."""
     entry = _BY_ID.get(id(rules))
     if entry is None or entry[0] is not rules:
+        if len(_BY_VALUE) >= _MOST_RULES and rules not in _BY_VALUE:
+            _BY_VALUE.clear()
+            _BY_ID.clear()
         tables = _BY_VALUE.setdefault(rules, {})
         if len(_BY_ID) >= _MOST_OBJECTS:
             _BY_ID.clear()
