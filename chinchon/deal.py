@@ -500,7 +500,10 @@ class Deal:
         natural = not (jokers or self._m2[seat] or m1 & t.wild_ace)
         if not (t.close_on_first_turn or self.turn >= len(self.seats)):
             return discards, False, natural
-        return discards, self._can_close(seat, natural, m1, a, b, c, d), natural
+        solver = t.solver
+        # Distinct natural cards: m1 is the whole hand, and its suit masks are at hand.
+        closable = solver.can_close_suits(m1, a, b, c, d) if natural else solver.can_close(*self._solver_hand(seat))
+        return discards, closable, natural
 
     def _close_actions(self, seat: int, natural: bool) -> list[Action]:
         """Every close of ``seat`` as an action: each closing discard with each way of laying its melds."""
@@ -525,16 +528,6 @@ class Deal:
             else:
                 closes.append(Close(option.discard, melds))
         return closes
-
-    def _can_close(self, seat: int, natural: bool, m1: int, a: int, b: int, c: int, d: int) -> bool:
-        """Whether ``seat``, holding the card it drew, has a legal close; ``a``-``d`` are ``m1``'s suit masks.
-
-        ``natural``: the hand is distinct natural cards, so ``m1`` is the whole hand.
-        """
-        t = self._t
-        if not natural:
-            return t.solver.can_close(*self._solver_hand(seat))
-        return t.solver.can_close_suits(m1, a, b, c, d)
 
     def _closing_discards(self, seat: int) -> list[int]:
         t = self._t
@@ -566,10 +559,21 @@ class Deal:
                 self._drawn_from_pile = cid
                 self._taken[seat].append(cid)
                 self._last_draw = "discard"
-            self._add(seat, cid)
+            # _add and _remove written out: this is the search's innermost loop.
+            if cid == self._t.joker:
+                self._jk[seat] += 1
+            elif self._m1[seat] >> cid & 1:
+                self._m2[seat] |= 1 << cid
+            else:
+                self._m1[seat] |= 1 << cid
             self.phase = _IN_DISCARD
         elif move < CLOSE:
-            self._remove(seat, move)
+            if move == self._t.joker:
+                self._jk[seat] -= 1
+            elif self._m2[seat] >> move & 1:
+                self._m2[seat] &= ~(1 << move)
+            else:
+                self._m1[seat] &= ~(1 << move)
             taken = self._taken[seat]
             if taken and move in taken:
                 taken.remove(move)
