@@ -671,3 +671,15 @@ def test_the_creator_leaving_a_waiting_room_hands_it_on(db: str) -> None:
                 await client.close()
 
         asyncio.run(run())
+
+
+def test_log_lines_leave_out_uvicorns_coloured_copy_of_the_message() -> None:
+    from chinchon.server.logs import JsonFormatter, TextFormatter
+
+    record = logging.LogRecord("uvicorn.error", logging.INFO, "x", 0, "Started server process [%d]", (7,), None)
+    record.color_message = "Started server process [\x1b[36m%d\x1b[0m]"
+    record.room = "ABCDEFG"
+    text = TextFormatter().format(record)
+    assert "\x1b" not in text and "color_message" not in text and "room=ABCDEFG" in text
+    entry = json.loads(JsonFormatter().format(record))
+    assert "color_message" not in entry and entry["room"] == "ABCDEFG"

@@ -9,7 +9,8 @@ import time
 
 __all__ = ["setup_logging"]
 
-_STANDARD = set(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None))) | {"message", "asctime"}
+# Uvicorn's color_message repeats the message with terminal colour codes.
+_STANDARD = set(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None))) | {"message", "asctime", "color_message"}
 
 
 class JsonFormatter(logging.Formatter):
