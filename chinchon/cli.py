@@ -87,6 +87,11 @@ LangOption = Annotated[
 ]
 
 
+def _json(document: object) -> str:
+    """The text ``--json`` prints (and ``arena --output`` writes): indented, not ASCII-escaped, one final newline."""
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
 def _print_version(given: bool) -> None:
     if given:
         typer.echo(f"chinchon {_version('chinchon')}")
@@ -303,7 +308,7 @@ def solve(
     chosen = _setup(lang, rules, rule)
     cards = _read_hand(hand, chosen)
     if as_json:
-        typer.echo(json.dumps(solve_document(cards, chosen, rules, rule), ensure_ascii=False, indent=2))
+        typer.echo(_json(solve_document(cards, chosen, rules, rule)), nl=False)
         return
     console = Console(highlight=False, emoji=False, soft_wrap=True)
     _print_solution(console, cards, chosen, rules_label(rules, rule))
@@ -627,7 +632,7 @@ def arena(
             "max_actions": config.max_actions,
             "seatings": seating,
         }
-        document = json.dumps(report.to_dict(arguments), ensure_ascii=False, indent=2) + "\n"
+        document = _json(report.to_dict(arguments))
         if as_json:
             typer.echo(document, nl=False)
     if output is not None:
@@ -663,7 +668,7 @@ def rules_command(
     if as_json:
         closest, options = chosen.as_text()
         document = {"preset": closest, "options": options, "rules": chosen.to_dict()}
-        typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
+        typer.echo(_json(document), nl=False)
         return
     console = Console(highlight=False, emoji=False, soft_wrap=True)
     width = max(40, min(console.width, 100))
@@ -856,7 +861,7 @@ def bench(
             name = _("environment steps, {players} players (random masked)").format(players=players)
             show(name, env_steps_per_second(players, seconds), _("steps/s"))
     if as_json:
-        typer.echo(json.dumps({"seconds": seconds, "figures": figures}, ensure_ascii=False, indent=2))
+        typer.echo(_json({"seconds": seconds, "figures": figures}), nl=False)
 
 
 # -- chinchon serve ------------------------------------------------------------------
