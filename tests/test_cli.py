@@ -15,7 +15,6 @@ import pytest
 from typer.testing import CliRunner
 
 from chinchon.cli import EXIT_BAD_INPUT, app
-from chinchon.i18n import set_language
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "chinchon" / "schemas" / "solve.schema.json").read_text("utf-8"))
 
@@ -28,12 +27,8 @@ E4_DRAWN = "5♥ 6♥ 7♥ K♣ K♦ K♠ 8♣ 2♠"
 CANNOT_CLOSE = "A♦ 3♥ 5♠ 7♣ J♦ Q♥ K♠ 2♣"
 
 
-@pytest.fixture(autouse=True)
-def _english() -> Iterator[None]:
-    """Every test starts and ends in English, whatever the environment says."""
-    set_language("en")
-    yield
-    set_language("en")
+# Every test starts and ends in English, whatever the environment says.
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> Any:

@@ -10,24 +10,13 @@ from typing import Any
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from chinchon import Match, Rules
 from chinchon.actions import Close
 from chinchon.cli import app
-from chinchon.i18n import set_language
+from tests.test_cli import run
 
-
-@pytest.fixture(autouse=True)
-def _english() -> Iterator[None]:
-    set_language("en")
-    yield
-    set_language("en")
-
-
-def run(*args: str, env: dict[str, str] | None = None) -> Any:
-    base = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8", "NO_COLOR": "1", "COLUMNS": "120"}
-    return CliRunner().invoke(app, list(args), env={**base, **(env or {})})
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def _commands() -> dict[str, Any]:

@@ -43,18 +43,6 @@ def _english_and_a_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     set_language("en")
 
 
-@pytest.fixture
-def launched(monkeypatch: pytest.MonkeyPatch) -> list[ChinchonApp]:
-    """The apps ``chinchon play`` would run, caught instead of run."""
-    apps: list[ChinchonApp] = []
-
-    def catch(self: ChinchonApp, *args: Any, **kwargs: Any) -> None:
-        apps.append(self)
-
-    monkeypatch.setattr(ChinchonApp, "run", catch)
-    return apps
-
-
 def run(*args: str) -> Any:
     return CliRunner().invoke(cli, list(args), env=ENV)
 

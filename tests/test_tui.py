@@ -463,18 +463,6 @@ def test_replay_reads_the_saved_match() -> None:
     assert "Deal 1: Ana plays first" in result.output
 
 
-@pytest.fixture
-def launched(monkeypatch: pytest.MonkeyPatch) -> list[ChinchonApp]:
-    """The apps ``chinchon play`` would run, caught instead of run."""
-    apps: list[ChinchonApp] = []
-
-    def catch(self: ChinchonApp, *args: Any, **kwargs: Any) -> None:
-        apps.append(self)
-
-    monkeypatch.setattr(ChinchonApp, "run", catch)
-    return apps
-
-
 def test_play_without_options(launched: list[ChinchonApp]) -> None:
     """Two medium bots, fournier rules, the language of the environment."""
     result = CliRunner().invoke(cli, ["play"], env={"LANGUAGE": "", "LC_ALL": "", "LANG": "es_ES.UTF-8"})

@@ -1,0 +1,35 @@
+"""Fixtures shared by several test modules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from chinchon.i18n import set_language
+
+if TYPE_CHECKING:
+    from chinchon.tui.app import ChinchonApp
+
+
+@pytest.fixture
+def english() -> Iterator[None]:
+    """The test starts and ends in English, whatever the environment says."""
+    set_language("en")
+    yield
+    set_language("en")
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[ChinchonApp]:
+    """The apps ``chinchon play`` would run, caught instead of run."""
+    from chinchon.tui.app import ChinchonApp
+
+    apps: list[ChinchonApp] = []
+
+    def catch(self: ChinchonApp, *args: Any, **kwargs: Any) -> None:
+        apps.append(self)
+
+    monkeypatch.setattr(ChinchonApp, "run", catch)
+    return apps
