@@ -212,8 +212,10 @@ function setView(view) {
     const last = totals.length ? totals[totals.length - 1].join() : null;
     if (g.match_over && last !== g.scores.join()) totals = totals.concat([[...g.scores]]);
     changes.dealTotals = totals;
-    // Kept for the room, so that a reload or a return draws the same chart.
-    saved.set(`totals.${view.room}`, { match: view.match, seen: changes.resultSeen ?? seen, totals });
+    // Kept for the room, so that a reload or a return draws the same chart (written when it changes, not every view).
+    if (totals !== state.dealTotals || "resultSeen" in changes) {
+      saved.set(`totals.${view.room}`, { match: view.match, seen: changes.resultSeen ?? seen, totals });
+    }
     if (state.panel === "close" && !legal(g).close.size) changes.panel = null;
   }
   update(changes);
