@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,10 +10,10 @@ from typing import Any
 import pytest
 import typer
 
-from chinchon import Match, Rules
-from chinchon.actions import Close
+from chinchon import Rules
 from chinchon.cli import app
 from tests.test_cli import run
+from tests.test_record import play
 
 pytestmark = pytest.mark.usefixtures("english")
 
@@ -73,12 +72,8 @@ def test_rules_json_gives_back_the_same_rules(preset: str, options: list[str]) -
 
 
 def test_replay_json_prints_the_record_it_replayed(tmp_path: Path) -> None:
-    match = Match(["Ana", "Bea"], seed=5)
-    rng = random.Random(1)
-    while not match.over:
-        legal = match.legal_actions()
-        closes = [a for a in legal if isinstance(a, Close)]
-        match.apply(closes[0] if closes else rng.choice(legal))
+    match = play(Rules(), 2, 5)
+    assert match.over
     path = tmp_path / "match.json"
     path.write_text(json.dumps(match.record()), encoding="utf-8")
     result = run("replay", str(path), "--json")
