@@ -624,9 +624,16 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
             watcher.page.wait_for_function(
                 "([n]) => Number(document.querySelector('.status')?.dataset.state) >= n", arg=[ana.state()]
             )
-            shown = {c.get_attribute("data-card") for c in watcher.page.query_selector_all("[data-card]")}
-            shown.discard("back")
+            room = server.manager.rooms[code]
+            before = room.n
+            state, cards = watcher.page.evaluate(
+                "() => [Number(document.querySelector('.status')?.dataset.state),"
+                " [...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card)]"
+            )
             hidden = _hidden_cards(server, code)
+            if not state == before == room.n:
+                continue  # the page and the match are not at one moment (a new deal deals the shown cards again)
+            shown = set(cards) - {"back"}
             assert not shown & hidden, f"the spectator's page shows hidden cards {shown & hidden}"
             assert len(watcher.page.query_selector_all(".opponent")) == 2
             checked += 1
