@@ -601,6 +601,8 @@ def _hidden_cards(server: Running, code: str) -> set[str]:
     public |= {str(c) for taken in observation.taken for c in taken}
     public |= {str(c) for meld in observation.table for c in meld.cards}
     public |= {str(c) for hand in observation.revealed for c in hand}
+    if observation.result is not None:  # a finished deal's results show every seat's loose cards
+        public |= {str(c) for loose in observation.result.loose for c in loose}
     return {str(c) for seat in range(match.players) for c in deal.hand(seat)} - public
 
 
