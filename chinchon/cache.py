@@ -31,15 +31,22 @@ _MOST_RULES = 256
 def per_rules(rules: Rules, build: Callable[[Rules], T]) -> T:
     """What ``build(rules)`` returns, built on the first call for rules equal to these and kept."""
     entry = _BY_ID.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_BY_VALUE) >= _MOST_RULES and rules not in _BY_VALUE:
-            _BY_VALUE.clear()
-            _BY_ID.clear()
-        tables = _BY_VALUE.setdefault(rules, {})
-        if len(_BY_ID) >= _MOST_OBJECTS:
-            _BY_ID.clear()
-        entry = _BY_ID[id(rules)] = (rules, tables)
-    tables = entry[1]
+    if entry is not None and entry[0] is rules:
+        found = entry[1].get(build)
+        if found is not None:
+            return found  # type: ignore[return-value]  # the tables of one build are what it returns
+    return _build(rules, build)
+
+
+def _build(rules: Rules, build: Callable[[Rules], T]) -> T:
+    """``per_rules`` for rules not seen by identity yet, or a table not built yet."""
+    if len(_BY_VALUE) >= _MOST_RULES and rules not in _BY_VALUE:
+        _BY_VALUE.clear()
+        _BY_ID.clear()
+    tables = _BY_VALUE.setdefault(rules, {})
+    if len(_BY_ID) >= _MOST_OBJECTS:
+        _BY_ID.clear()
+    _BY_ID[id(rules)] = (rules, tables)
     found = tables.get(build)
     if found is None:
         found = tables[build] = build(rules)
