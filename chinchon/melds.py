@@ -133,6 +133,8 @@ class Solver:
         self.max_wild_copies = (rules.jokers + (1 if rules.wild_ace_of_oros else 0)) * self.decks
         self.value_of: list[int] = [rules.value(card) for card in self.card_of]
         self.wild_value = rules.wild_value
+        self.close_limit = rules.close_limit
+        self.close_max_loose = rules.close_max_loose_cards
         self.max_value = max(self.value_of)
         self.max_wilds = rules.max_wilds_per_meld if self.max_wild_copies else 0
         self.distinct = rules.set_distinct_suits
@@ -283,15 +285,16 @@ class Solver:
             chosen = tuple(sorted(chosen, key=self._meld_order))
         return Arrangement(tuple(map(self.cards_of, chosen)), self.cards_of(mask & ~covered), key[0])
 
-    def closing_options_single(self, mask: int) -> list[ClosingOption]:
-        """Every legal close of a hand of distinct natural cards, best first."""
+    def _closes_single(self, mask: int) -> list[tuple[int, int, int, int, tuple[int, ...], int]]:
+        """Every legal close of a hand of distinct natural cards, best first, as (points left, loose cards,
+        order found, kind discarded, melds, loose kinds with the discard)."""
         rules = self.rules
         limit = rules.close_limit
         most_loose = rules.close_max_loose_cards
-        value_of, card_of, cards_of = self.value_of, self.card_of, self.cards_of
+        value_of = self.value_of
         melds = self.melds_in(mask)
         packings = [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]
-        found: list[tuple[int, int, int, ClosingOption]] = []
+        found: list[tuple[int, int, int, int, tuple[int, ...], int]] = []
         for chosen, covered in packings:
             loose = mask & ~covered
             count = loose.bit_count() - 1
@@ -300,7 +303,6 @@ class Solver:
             points, top = self.value_and_top(loose)
             if points - top > limit:
                 continue
-            melds_cards = tuple(cards_of(m) for m in sorted(chosen, key=self._meld_order))
             rest = loose
             while rest:
                 low = rest & -rest
@@ -308,41 +310,28 @@ class Solver:
                 kind = low.bit_length() - 1
                 left = points - value_of[kind]
                 if left <= limit:
-                    option = ClosingOption(card_of[kind], Arrangement(melds_cards, cards_of(loose ^ low), left))
-                    found.append((left, count, len(found), option))
+                    found.append((left, count, len(found), kind, chosen, loose))
         found.sort()
-        return [item[3] for item in found]
+        return found
+
+    def closing_options_single(self, mask: int) -> list[ClosingOption]:
+        """Every legal close of a hand of distinct natural cards, best first."""
+        card_of, cards_of = self.card_of, self.cards_of
+        laid: dict[tuple[int, ...], tuple[tuple[Card, ...], ...]] = {}
+        options: list[ClosingOption] = []
+        for left, _, _, kind, chosen, loose in self._closes_single(mask):
+            melds_cards = laid.get(chosen)
+            if melds_cards is None:
+                melds_cards = laid[chosen] = tuple(cards_of(m) for m in sorted(chosen, key=self._meld_order))
+            options.append(ClosingOption(card_of[kind], Arrangement(melds_cards, cards_of(loose & ~(1 << kind)), left)))
+        return options
 
     def closing_discards_single(self, mask: int) -> list[int]:
         """The kinds a hand of distinct natural cards may close by discarding, each once, best first."""
-        rules = self.rules
-        limit = rules.close_limit
-        most_loose = rules.close_max_loose_cards
-        value_of = self.value_of
-        melds = self.melds_in(mask)
-        packings = [0, *(covered for _, covered in _disjoint_packings(melds))] if melds else [0]
-        found: list[tuple[int, int, int, int]] = []
-        for covered in packings:
-            loose = mask & ~covered
-            count = loose.bit_count() - 1
-            if most_loose is not None and count > most_loose:
-                continue
-            points, top = self.value_and_top(loose)
-            if points - top > limit:
-                continue
-            rest = loose
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                kind = low.bit_length() - 1
-                left = points - value_of[kind]
-                if left <= limit:
-                    found.append((left, count, len(found), kind))
-        found.sort()
         kinds: list[int] = []
-        for item in found:
-            if item[3] not in kinds:
-                kinds.append(item[3])
+        for close in self._closes_single(mask):
+            if close[3] not in kinds:
+                kinds.append(close[3])
         return kinds
 
     def best_discard_single(self, mask: int) -> ClosingOption:
@@ -620,10 +609,9 @@ class Solver:
         fb = b & ~(rc[b] | three)
         fc = c & ~(rc[c] | three)
         fd = d & ~(rc[d] | three)
-        rules = self.rules
-        if sv[fa] + sv[fb] + sv[fc] + sv[fd] - self.suit_top[fa | fb | fc | fd][0] > rules.close_limit:
+        if sv[fa] + sv[fb] + sv[fc] + sv[fd] - self.suit_top[fa | fb | fc | fd][0] > self.close_limit:
             return False
-        most_loose = rules.close_max_loose_cards
+        most_loose = self.close_max_loose
         if fa == a and fb == b and fc == c and fd == d:
             # No meld: every card but the discard stays loose.
             return most_loose is None or mask.bit_count() - 1 <= most_loose
@@ -768,6 +756,17 @@ def check_hand(cards: Sequence[Card], rules: Rules = _DEFAULT) -> None:
     solver_for(rules).encode(cards)
 
 
+def _solver_and_mask(cards: Sequence[Card], rules: Rules, sized: bool = False) -> tuple[Solver, int]:
+    """The rules' solver, and the hand's kind mask if it is of distinct natural cards (else -1), once the
+    hand is checked: at most :data:`MOST_CARDS` cards, or with ``sized`` a hand that holds the card just drawn."""
+    if sized:
+        _check_size(cards, rules)
+    else:
+        _check_count(cards)
+    solver = solver_for(rules)
+    return solver, solver.single_mask(cards)
+
+
 def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangement:
     """The arrangement with the fewest loose points.
 
@@ -777,9 +776,7 @@ def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangem
     Raises:
         HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
-    _check_count(cards)
-    solver = solver_for(rules)
-    mask = solver.single_mask(cards)
+    solver, mask = _solver_and_mask(cards, rules)
     if mask >= 0:
         return solver.arrangement_single(mask)
     m1, m2, w, wilds = solver.encode(cards)
@@ -797,9 +794,7 @@ def loose_points(cards: Sequence[Card], rules: Rules = _DEFAULT) -> int:
     Raises:
         HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
-    _check_count(cards)
-    solver = solver_for(rules)
-    mask = solver.single_mask(cards)
+    solver, mask = _solver_and_mask(cards, rules)
     if mask >= 0:
         return solver.points_single(mask)
     m1, m2, w, _ = solver.encode(cards)
@@ -860,9 +855,7 @@ def closing_options(cards: Sequence[Card], rules: Rules = _DEFAULT) -> list[Clos
     Raises:
         HandError: the hand has the wrong number of cards, or the deck cannot hold them.
     """
-    _check_size(cards, rules)
-    solver = solver_for(rules)
-    mask = solver.single_mask(cards)
+    solver, mask = _solver_and_mask(cards, rules, sized=True)
     if mask >= 0:
         return solver.closing_options_single(mask)
     m1, m2, w, wilds = solver.encode(cards)
@@ -890,9 +883,7 @@ def best_discard(cards: Sequence[Card], rules: Rules = _DEFAULT) -> ClosingOptio
     Raises:
         HandError: the hand has the wrong number of cards, or the deck cannot hold them.
     """
-    _check_size(cards, rules)
-    solver = solver_for(rules)
-    mask = solver.single_mask(cards)
+    solver, mask = _solver_and_mask(cards, rules, sized=True)
     if mask >= 0:
         return solver.best_discard_single(mask)
     m1, m2, w, wilds = solver.encode(cards)
