@@ -31,7 +31,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from copy import copy as shallow_copy
 from typing import Any, TypeVar
 
 from chinchon.actions import (
@@ -130,6 +129,48 @@ class Deal:
     Build with :meth:`Deal.new`. Seats are numbered in playing order.
     """
 
+    # Slots: a deal has more attributes than an instance dictionary keeps fast, and search reads them all the time.
+    __slots__ = (
+        "_added",
+        "_at_close",
+        "_chinchon",
+        "_clean",
+        "_discards",
+        "_drawn_from_pile",
+        "_face_down",
+        "_jk",
+        "_last_draw",
+        "_m1",
+        "_m2",
+        "_next_seat",
+        "_passes",
+        "_pile",
+        "_public",
+        "_queue",
+        "_reshuffle",
+        "_rng",
+        "_run_adds",
+        "_show_round",
+        "_shown",
+        "_stock",
+        "_t",
+        "_taken",
+        "closer",
+        "deck",
+        "decks",
+        "first",
+        "history",
+        "phase",
+        "players",
+        "reshuffles",
+        "result",
+        "rules",
+        "seats",
+        "table",
+        "to_move",
+        "turn",
+    )
+
     rules: Rules
     players: int
     first: int
@@ -212,7 +253,7 @@ class Deal:
         self._jk = [0] * players
         start = playing.index(first)
         self.seats: tuple[int, ...] = tuple(playing[start:] + playing[:start])
-        self._next_seat = {seat: self.seats[(i + 1) % len(self.seats)] for i, seat in enumerate(self.seats)}
+        self._next_seat = _next_seats(self.seats, players)
         id_by_code = t.id_by_code
         ids = [id_by_code[card._code] for card in deck]
         size = rules.hand_size
@@ -250,6 +291,7 @@ class Deal:
         self._run_adds: set[tuple[int, int]] = set()
         self._passes = 0
         self._at_close: tuple[Card, ...] = ()
+        self._public: _PublicCache | None = None
 
     # -- cards in hands ---------------------------------------------------------------
 
@@ -348,7 +390,7 @@ class Deal:
         """
         phase = self.phase
         if phase is _IN_DRAW:
-            return list(_DRAW_ACTIONS[self._draws()])
+            return list(_DRAW_ACTIONS[tuple(self.moves())])
         if phase is _IN_DISCARD:
             seat = self.to_move
             assert seat is not None
@@ -415,9 +457,32 @@ class Deal:
         With ``history`` false the copy starts an empty history, and its
         observations show only what happens after the copy: cheaper for search.
         """
-        # Shallow first: the rules, the tables and the immutable values are shared;
-        # every list and set the deal changes in place is copied below.
-        other = shallow_copy(self)
+        other: Deal = object.__new__(Deal)
+        # Shared: the rules, the tables and the values never changed in place.
+        other.rules = self.rules
+        other.players = self.players
+        other.first = self.first
+        other.decks = self.decks
+        other._t = self._t
+        other.deck = self.deck
+        other.seats = self.seats
+        other._next_seat = self._next_seat
+        other.phase = self.phase
+        other.to_move = self.to_move
+        other.turn = self.turn
+        other._drawn_from_pile = self._drawn_from_pile
+        other._last_draw = self._last_draw
+        other.result = self.result
+        other.closer = self.closer
+        other._face_down = self._face_down
+        other._clean = self._clean
+        other._chinchon = self._chinchon
+        other._show_round = self._show_round
+        other._added = self._added
+        other._passes = self._passes
+        other._at_close = self._at_close
+        other._public = self._public
+        # Copied: every list and set the deal changes in place.
         other._m1 = list(self._m1)
         other._m2 = list(self._m2)
         other._jk = list(self._jk)
@@ -452,7 +517,11 @@ class Deal:
         """
         phase = self.phase
         if phase is _IN_DRAW:
-            return list(self._draws())
+            pile = self._pile
+            # The stock may be drawn while it has cards, or while the pile has more than its top to rebuild it.
+            if self._stock or len(pile) > 1:
+                return [MOVE_STOCK, MOVE_DISCARD_PILE] if pile else [MOVE_STOCK]
+            return [MOVE_DISCARD_PILE] if pile else []
         if phase is not _IN_DISCARD:
             return []
         seat = self.to_move
@@ -469,13 +538,6 @@ class Deal:
             else:
                 ids.extend(CLOSE + cid for cid in self._closing_discards(seat) if cid != forbidden)
         return ids
-
-    def _draws(self) -> tuple[int, ...]:
-        """The draws open to the seat to move: the stock (rebuilt from the pile if need be), the pile's top."""
-        pile = self._pile
-        if self._stock or len(pile) > 1:
-            return _BOTH_DRAWS if pile else _STOCK_DRAW
-        return _PILE_DRAW if pile else ()
 
     def _open_discards(
         self, seat: int, by_suit: list[list[tuple[T, ...]]], of: Sequence[T]
@@ -562,18 +624,24 @@ class Deal:
             # _add and _remove written out: this is the search's innermost loop.
             if cid == self._t.joker:
                 self._jk[seat] += 1
-            elif self._m1[seat] >> cid & 1:
-                self._m2[seat] |= 1 << cid
             else:
-                self._m1[seat] |= 1 << cid
+                bit = 1 << cid
+                m1 = self._m1
+                if m1[seat] & bit:
+                    self._m2[seat] |= bit
+                else:
+                    m1[seat] |= bit
             self.phase = _IN_DISCARD
         elif move < CLOSE:
             if move == self._t.joker:
                 self._jk[seat] -= 1
-            elif self._m2[seat] >> move & 1:
-                self._m2[seat] &= ~(1 << move)
             else:
-                self._m1[seat] &= ~(1 << move)
+                bit = 1 << move
+                m2 = self._m2
+                if m2[seat] & bit:
+                    m2[seat] &= ~bit
+                else:
+                    self._m1[seat] &= ~bit
             taken = self._taken[seat]
             if taken and move in taken:
                 taken.remove(move)
@@ -641,7 +709,7 @@ class Deal:
         deal._reshuffle = None
         deal.deck = ()
         deal.seats = obs.seats
-        deal._next_seat = {s: obs.seats[(i + 1) % len(obs.seats)] for i, s in enumerate(obs.seats)}
+        deal._next_seat = _next_seats(obs.seats, obs.players)
         deal._m1 = [0] * obs.players
         deal._m2 = [0] * obs.players
         deal._jk = [0] * obs.players
@@ -682,6 +750,7 @@ class Deal:
         deal._run_adds = set()
         deal._passes = 0
         deal._at_close = ()
+        deal._public = None
         return deal
 
     # -- checking ---------------------------------------------------------------------
@@ -1059,7 +1128,7 @@ class Deal:
         Observations would otherwise rebuild the whole history at every action,
         which makes a long deal (a stock rebuilt many times) quadratic.
         """
-        cache: _PublicCache | None = getattr(self, "_public", None)
+        cache = self._public
         if cache is None or not cache.fits(self.history, self._discards):
             cache = _PublicCache(self.history, self._discards)
             self._public = cache
@@ -1110,6 +1179,14 @@ class Deal:
             history=tuple(texts),
             legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
         )
+
+
+def _next_seats(seats: tuple[int, ...], players: int) -> list[int]:
+    """The seat that plays after each seat that plays (by seat number; -1 for a seat that is out)."""
+    after = [-1] * players
+    for i, seat in enumerate(seats):
+        after[seat] = seats[(i + 1) % len(seats)]
+    return after
 
 
 def check_seat(seat: object) -> None:

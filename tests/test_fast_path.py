@@ -73,3 +73,34 @@ def test_the_two_paths_list_and_play_the_same_moves(rules: Rules) -> None:
             assert _state(fast) == _state(checked)
         assert checked.phase is Phase.OVER
     assert steps > 500
+
+
+@pytest.mark.parametrize("history", [True, False])
+def test_a_copy_sets_every_attribute_and_shares_nothing_it_changes(history: bool) -> None:
+    rng = random.Random(5)
+    deal = Deal.new(Rules(jokers=2), 2, rng=rng)
+    for _ in range(9):
+        deal.play(rng.choice([move for move in deal.moves() if move < CLOSE]))
+    other = deal.copy(history=history)
+    for name in Deal.__slots__:
+        value, copied = getattr(deal, name), getattr(other, name)
+        if isinstance(value, list | set | dict) and name != "_next_seat":
+            assert copied is not value, name
+        elif name not in ("_rng", "_reshuffle", "_public"):
+            assert copied is value or copied == value, name
+    before = _state(deal)
+    while other.phase in (Phase.DRAW, Phase.DISCARD):
+        other.play(other.moves()[-1])
+    assert _state(deal) == before
+
+
+def test_every_way_of_making_a_deal_sets_every_attribute() -> None:
+    rng = random.Random(8)
+    deal = Deal.new(Rules(), 3, rng=rng)
+    for _ in range(7):
+        deal.play(deal.moves()[0])
+    made = [deal, deal.copy(), deal.copy(history=False), Deal.sample(deal.observation(1), rng)]
+    for other in made:
+        missing = [name for name in Deal.__slots__ if not hasattr(other, name)]
+        assert missing == []
+        other.observation(0)
