@@ -680,3 +680,67 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
             hub.observers.remove(frames)
         ana.close()
         watcher.close()
+
+
+def test_a_tap_on_take_a_seat_counts_while_the_rooms_details_arrive(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, DESKTOP)
+    bea = Person(browser, server.base, PHONE)
+    held: list[Any] = []
+    try:
+        ana.open("/")
+        ana.page.fill("input[name=name]", "Ana")
+        ana.page.click("[data-action=create]")
+        link = ana.page.wait_for_selector("input[name=invite]").input_value()
+        code = link.rsplit("/", 1)[1]
+        bea.page.route(f"**/api/rooms/{code}", lambda route: held.append(route))
+        bea.page.goto(link)
+        bea.page.fill("input[name=name]", "Bea")
+        name = bea.page.query_selector("input[name=name]")
+        take = bea.page.wait_for_selector("[data-action=take-seat]")
+        assert name is not None and take is not None
+        box = take.bounding_box()
+        assert box is not None
+        # The room's details come between the press and the release of a tap.
+        bea.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        bea.page.mouse.down()
+        bea.page.wait_for_function("() => true")
+        assert len(held) == 1
+        held[0].continue_()
+        bea.page.wait_for_selector(f"main:has-text('{code}'):has-text('Ana')")
+        # The same button and input, where they were: the release completes the tap.
+        assert take.evaluate("(e) => e.isConnected") and name.evaluate("(e) => e.isConnected")
+        assert take.bounding_box() == box
+        bea.page.mouse.up()
+        ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
+def test_a_child_that_comes_or_goes_leaves_the_elements_after_it_in_place(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, PHONE)
+    try:
+        person.open("/")
+        person.page.wait_for_selector("[data-action=play-now]")
+        kept = person.page.evaluate(
+            """async () => {
+              const { h, patch } = await import("/static/dom.js");
+              const box = document.createElement("div");
+              const tree = (note, extra) => h("main", null, note ? h("p", null, "note") : null,
+                h("input", { name: "x" }), extra && h("span", null, "extra"), h("button", null, "go"));
+              let shown = patch(box, tree(false, false), null);
+              const input = box.querySelector("input"), button = box.querySelector("button");
+              const same = [];
+              for (const [note, extra] of [[true, false], [true, true], [false, true], [false, false]]) {
+                shown = patch(box, tree(note, extra), shown);
+                same.push(box.querySelector("input") === input && box.querySelector("button") === button
+                  && Boolean(box.querySelector("p")) === note && Boolean(box.querySelector("span")) === extra);
+              }
+              return same;
+            }"""
+        )
+        assert kept == [True, True, True, True]
+        _no_console_errors(person)
+    finally:
+        person.close()
