@@ -8,6 +8,7 @@ import re
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,9 @@ import pytest
 from chinchon.bots.registry import LEVELS
 from chinchon.rules import Rules
 from chinchon.server import client
+from chinchon.server.hub import Connection, frame
 from tests.server_support import Running, running_server
+from tests.test_server_leak import LeakWatch, cards_in
 
 CHROMIUM = Path(client.CHROMIUM)
 ARGS = list(client.CHROMIUM_ARGS)
@@ -592,55 +595,152 @@ def test_the_lobby_lists_public_rooms_live_and_chats(server: Running, browser: A
         bea.close()
 
 
-def _hidden_cards(server: Running, code: str) -> set[str]:
-    """The cards in the players' hands that nobody but their holder has seen, from the server's match."""
-    match = server.manager.rooms[code].match
-    deal = match.deal
-    observation = match.observation(0)
-    public = {str(c) for c in observation.discard_pile}
-    public |= {str(c) for taken in observation.taken for c in taken}
-    public |= {str(c) for meld in observation.table for c in meld.cards}
-    public |= {str(c) for hand in observation.revealed for c in hand}
-    if observation.result is not None:  # a finished deal's results show every seat's loose cards
-        public |= {str(c) for loose in observation.result.loose for c in loose}
-    return {str(c) for seat in range(match.players) for c in deal.hand(seat)} - public
+RECORD_FRAMES = """
+(() => {
+  const Native = window.WebSocket;
+  window.chinchonFrames = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      // Added before the page's own onmessage: a frame is recorded before the page acts on it.
+      this.addEventListener("message", (e) => window.chinchonFrames.push(e.data));
+    }
+  };
+})();
+"""
+"""Kept before the page's scripts run: every WebSocket frame the page receives, in order, in ``chinchonFrames``."""
+
+
+class SpectatorFrames:
+    """A hub observer: each message queued for a room's spectators, checked against the room as it was made from.
+
+    The check is the leak test's (:class:`tests.test_server_leak.LeakWatch`), in the server's loop, while the
+    match is in the state the message describes; ``checked`` keeps the frames' texts, to compare with the page's.
+    """
+
+    def __init__(self, server: Running, code: str) -> None:
+        self.watch = LeakWatch(server.manager)
+        self.code = code
+        self.checked: list[str] = []
+
+    def __call__(self, connection: Connection, message: dict[str, Any]) -> None:
+        if connection.room == self.code and connection.role == "spectator":
+            self.watch(connection, message)
+            self.checked.append(frame(message))
 
 
 def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> None:
     ana = Person(browser, server.base, PHONE)
     watcher = Person(browser, server.base, DESKTOP)
+    hub = server.app.state.hub
+    frames: SpectatorFrames | None = None
     try:
+        watcher.page.add_init_script(RECORD_FRAMES)
         _play_now(ana, "Ana", bot_level="easy")
         code = ana.page.inner_text(".room-code").strip()
+        frames = SpectatorFrames(server, code)
+        hub.observers.append(frames)
         watcher.open(f"/#/room/{code}")
         watcher.page.click("[data-action=watch]")
         watcher.page.wait_for_selector(".opponent")
         assert watcher.page.query_selector(".hand") is None
-        checked = 0
+        # Until the page has seen a deal end and the next one dealt (the riskiest moment), or the match end.
+        samples, next_deal = 0, False
         deadline = time.monotonic() + MATCH_SECONDS
-        while checked < 6 and time.monotonic() < deadline:
+        while not (samples >= 6 and next_deal) and time.monotonic() < deadline:
             move = ana.step()
+            if move == "over":
+                break
             if move is None:
                 ana.page.wait_for_timeout(50)
                 continue
-            watcher.page.wait_for_function(
-                "([n]) => Number(document.querySelector('.status')?.dataset.state) >= n", arg=[ana.state()]
+            drawn, cards, received = watcher.page.evaluate(
+                "() => [document.querySelector('.status')?.dataset.state ?? null,"
+                " [...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card), window.chinchonFrames]"
             )
-            room = server.manager.rooms[code]
-            before = room.n
-            state, cards = watcher.page.evaluate(
-                "() => [Number(document.querySelector('.status')?.dataset.state),"
-                " [...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card)]"
-            )
-            hidden = _hidden_cards(server, code)
-            if not state == before == room.n:
-                continue  # the page and the match are not at one moment (a new deal deals the shown cards again)
-            shown = set(cards) - {"back"}
-            assert not shown & hidden, f"the spectator's page shows hidden cards {shown & hidden}"
+            views = [m for m in map(json.loads, received) if m["type"] == "view" and m["game"] is not None]
+            next_deal = next_deal or any(v["game"]["previous_result"] is not None for v in views)
+            if drawn is None:
+                continue
+            # The page shows the cards of the view it drew (its state), and no other.
+            view = [v for v in views if v["state"] == int(drawn)][-1]
+            named = {str(card) for card in cards_in(view)}
+            assert set(cards) - {"back"} <= named, (set(cards) - {"back"} - named, view)
             assert len(watcher.page.query_selector_all(".opponent")) == 2
-            checked += 1
-        assert checked == 6
+            samples += 1
+        assert samples >= 6 and (next_deal or watcher.visible("[data-over]")), (samples, next_deal)
+        received = watcher.page.evaluate("window.chinchonFrames")
+        # Every frame the page received was checked, against the state it was made from, and none named a hidden card.
+        assert received and not Counter(received) - Counter(frames.checked)
+        assert frames.watch.cards > 0 and frames.watch.hidden_seen > 0
+        assert not frames.watch.failures, "\n".join(frames.watch.failures[:5])
         _no_console_errors(ana, watcher)
     finally:
+        if frames is not None:
+            hub.observers.remove(frames)
         ana.close()
         watcher.close()
+
+
+def test_a_tap_on_take_a_seat_counts_while_the_rooms_details_arrive(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, DESKTOP)
+    bea = Person(browser, server.base, PHONE)
+    held: list[Any] = []
+    try:
+        ana.open("/")
+        ana.page.fill("input[name=name]", "Ana")
+        ana.page.click("[data-action=create]")
+        link = ana.page.wait_for_selector("input[name=invite]").input_value()
+        code = link.rsplit("/", 1)[1]
+        bea.page.route(f"**/api/rooms/{code}", lambda route: held.append(route))
+        bea.page.goto(link)
+        bea.page.fill("input[name=name]", "Bea")
+        name = bea.page.query_selector("input[name=name]")
+        take = bea.page.wait_for_selector("[data-action=take-seat]")
+        assert name is not None and take is not None
+        box = take.bounding_box()
+        assert box is not None
+        # The room's details come between the press and the release of a tap.
+        bea.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        bea.page.mouse.down()
+        bea.page.wait_for_function("() => true")
+        assert len(held) == 1
+        held[0].continue_()
+        bea.page.wait_for_selector(f"main:has-text('{code}'):has-text('Ana')")
+        # The same button and input, where they were: the release completes the tap.
+        assert take.evaluate("(e) => e.isConnected") and name.evaluate("(e) => e.isConnected")
+        assert take.bounding_box() == box
+        bea.page.mouse.up()
+        ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
+def test_a_child_that_comes_or_goes_leaves_the_elements_after_it_in_place(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, PHONE)
+    try:
+        person.open("/")
+        person.page.wait_for_selector("[data-action=play-now]")
+        kept = person.page.evaluate(
+            """async () => {
+              const { h, patch } = await import("/static/dom.js");
+              const box = document.createElement("div");
+              const tree = (note, extra) => h("main", null, note ? h("p", null, "note") : null,
+                h("input", { name: "x" }), extra && h("span", null, "extra"), h("button", null, "go"));
+              let shown = patch(box, tree(false, false), null);
+              const input = box.querySelector("input"), button = box.querySelector("button");
+              const same = [];
+              for (const [note, extra] of [[true, false], [true, true], [false, true], [false, false]]) {
+                shown = patch(box, tree(note, extra), shown);
+                same.push(box.querySelector("input") === input && box.querySelector("button") === button
+                  && Boolean(box.querySelector("p")) === note && Boolean(box.querySelector("span")) === extra);
+              }
+              return same;
+            }"""
+        )
+        assert kept == [True, True, True, True]
+        _no_console_errors(person)
+    finally:
+        person.close()

@@ -1,7 +1,7 @@
 """A real ``chinchon serve`` process killed (SIGKILL) or stopped (SIGTERM) mid-match and started again.
 
 Rooms in every phase (waiting, draw, discard, showdown, a re-entry question,
-the first turn of a new deal, over) are rebuilt from the store: clients
+the first turn of a new deal, the first turn of a rematch, over) are rebuilt from the store: clients
 reconnect with their tokens and find the same hands, state numbers and legal
 actions, then play every room to its end.
 """
@@ -202,6 +202,8 @@ STOPS: dict[str, Callable[[View], bool]] = {
     "showdown": lambda v: phase(v) == "showdown" and v["game"]["closer"] != v["seat"],
     "reentry": lambda v: phase(v) == "reentry",
     "between": between_deals,
+    # Nobody has moved in a second match yet: its rematch is the only event the rebuilt room keeps.
+    "rematch": lambda v: v["match"] >= 2 and v["game"]["deal_number"] == 1 and not v["game"]["history"],
 }
 
 
@@ -256,14 +258,17 @@ async def reconnect(tables: list[Table], server: Process) -> None:
     """New clients for every seat, with their tokens; each gets its view back.
 
     Seat 0 says it has seen a few events less than it had: the rebuilt room sends it the ones it
-    missed, the same as were sent before the restart.
+    missed, the same as were sent before the restart. A rebuilt room keeps the events of its current
+    match only (from its start or rematch on; a client that saw less gets the whole view alone), so
+    the events asked for again are of that match.
     """
     for table in tables:
         for seat, old in list(table.clients.items()):
             seen = {e["n"]: public(e) for e in old.messages if e["type"] == "event"}
+            starts = [e["n"] for e in old.messages if e["type"] == "event" and e["kind"] in ("start", "rematch")]
             last = old.last_event
-            if seat == 0 and seen:
-                last = max(min(seen) - 1, old.last_event - 3)
+            if seat == 0 and starts:
+                last = max(starts[-1] - 1, old.last_event - 3)
             client = Client(server.ws)
             welcome = await client.connect(room=table.code, token=table.tokens[seat], last_event=last)
             assert welcome["type"] == "welcome" and welcome["seat"] == seat, (table.name, welcome)
@@ -339,7 +344,7 @@ async def close_all(tables: list[Table]) -> None:
             await client.close()
 
 
-KINDS = ["waiting", "draw", "discard", "showdown", "reentry", "between", "over"]
+KINDS = ["waiting", "draw", "discard", "showdown", "reentry", "between", "rematch", "over"]
 
 
 def test_sigkill_mid_match_rebuilds_every_room(db: str, tmp_path: Path) -> None:

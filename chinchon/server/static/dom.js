@@ -1,5 +1,7 @@
 // A very small virtual DOM: h() describes the screen, patch() brings the page to it.
-// Nodes are matched by position (and by `key` when given), so that inputs keep focus and caret.
+// Nodes are matched by position (and by `key` when given), so that inputs keep focus and caret; a child
+// left out (null, false) holds its place as an empty text node, so that its coming and going does not make
+// the elements after it new ones (a tap on one of them between press and release would be lost).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PROPERTIES = new Set(["value", "checked", "disabled", "selected"]);
@@ -8,8 +10,8 @@ const PROPERTIES = new Set(["value", "checked", "disabled", "selected"]);
 export function h(tag, props, ...children) {
   const flat = [];
   const add = (c) => {
-    if (c === null || c === undefined || c === false || c === true) return;
-    if (Array.isArray(c)) c.forEach(add);
+    if (c === null || c === undefined || c === false || c === true) flat.push({ text: "" });
+    else if (Array.isArray(c)) c.forEach(add);
     else if (typeof c === "object") flat.push(c);
     else flat.push({ text: String(c) });
   };

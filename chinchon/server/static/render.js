@@ -189,8 +189,9 @@ function joinForm(s, a) {
   const info = s.roomInfo;
   return h("main", { class: "home" }, h("section", { class: "panel" },
     h("h1", null, _("Room {code}", { code: s.route.code })),
-    info ? h("p", null, presetName(info.preset), " · ", _("{taken}/{seats} seats", { taken: info.taken, seats: info.seats }),
-      info.names.length ? " · " + info.names.join(", ") : "") : null,
+    // The line is there before the room's details come, so that they replace and move nothing (a tap, a caret).
+    h("p", null, info ? [presetName(info.preset), " · ", _("{taken}/{seats} seats", { taken: info.taken, seats: info.seats }),
+      info.names.length ? " · " + info.names.join(", ") : ""] : "\u00a0"),
     field(_("Your name"), h("input", { name: "name", value: s.name, maxlength: "24", oninput: (e) => a.setName(e.target.value) })),
     h("div", { class: "row" },
       !info || (info.status === "waiting" && info.taken < info.seats)
