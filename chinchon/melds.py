@@ -756,17 +756,6 @@ def check_hand(cards: Sequence[Card], rules: Rules = _DEFAULT) -> None:
     solver_for(rules).encode(cards)
 
 
-def _solver_and_mask(cards: Sequence[Card], rules: Rules, sized: bool = False) -> tuple[Solver, int]:
-    """The rules' solver, and the hand's kind mask if it is of distinct natural cards (else -1), once the
-    hand is checked: at most :data:`MOST_CARDS` cards, or with ``sized`` a hand that holds the card just drawn."""
-    if sized:
-        _check_size(cards, rules)
-    else:
-        _check_count(cards)
-    solver = solver_for(rules)
-    return solver, solver.single_mask(cards)
-
-
 def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangement:
     """The arrangement with the fewest loose points.
 
@@ -776,7 +765,9 @@ def best_arrangement(cards: Sequence[Card], rules: Rules = _DEFAULT) -> Arrangem
     Raises:
         HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
-    solver, mask = _solver_and_mask(cards, rules)
+    _check_count(cards)
+    solver = solver_for(rules)
+    mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.arrangement_single(mask)
     m1, m2, w, wilds = solver.encode(cards)
@@ -794,7 +785,9 @@ def loose_points(cards: Sequence[Card], rules: Rules = _DEFAULT) -> int:
     Raises:
         HandError: more than :data:`MOST_CARDS` cards, or the deck cannot hold them.
     """
-    solver, mask = _solver_and_mask(cards, rules)
+    _check_count(cards)
+    solver = solver_for(rules)
+    mask = solver.single_mask(cards)
     if mask >= 0:
         return solver.points_single(mask)
     m1, m2, w, _ = solver.encode(cards)
@@ -844,6 +837,13 @@ def _check_size(cards: Sequence[Card], rules: Rules) -> None:
         )
 
 
+def _closing_hand(cards: Sequence[Card], rules: Rules) -> tuple[Solver, int]:
+    """The rules' solver and a checked closing hand's kind mask if it is of distinct natural cards (else -1)."""
+    _check_size(cards, rules)
+    solver = solver_for(rules)
+    return solver, solver.single_mask(cards)
+
+
 def closing_options(cards: Sequence[Card], rules: Rules = _DEFAULT) -> list[ClosingOption]:
     """Every legal close from a hand holding the card just drawn.
 
@@ -855,7 +855,7 @@ def closing_options(cards: Sequence[Card], rules: Rules = _DEFAULT) -> list[Clos
     Raises:
         HandError: the hand has the wrong number of cards, or the deck cannot hold them.
     """
-    solver, mask = _solver_and_mask(cards, rules, sized=True)
+    solver, mask = _closing_hand(cards, rules)
     if mask >= 0:
         return solver.closing_options_single(mask)
     m1, m2, w, wilds = solver.encode(cards)
@@ -883,7 +883,7 @@ def best_discard(cards: Sequence[Card], rules: Rules = _DEFAULT) -> ClosingOptio
     Raises:
         HandError: the hand has the wrong number of cards, or the deck cannot hold them.
     """
-    solver, mask = _solver_and_mask(cards, rules, sized=True)
+    solver, mask = _closing_hand(cards, rules)
     if mask >= 0:
         return solver.best_discard_single(mask)
     m1, m2, w, wilds = solver.encode(cards)
