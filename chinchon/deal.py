@@ -904,7 +904,7 @@ class Deal:
         self.table = [TableMeld(seat, tuple(meld), open_melds) for meld in melds]
         self.turn += 1
         self.phase = Phase.SHOWDOWN
-        others = self._after(seat)
+        others = self.seats_after(seat)
         if not rules.layoffs:
             for other in others:
                 arrangement = best_arrangement(self.hand(other), rules)
@@ -1016,8 +1016,14 @@ class Deal:
         if self.phase is Phase.SHOWDOWN:
             self._advance()
 
-    def _after(self, seat: int) -> list[int]:
-        """The other playing seats, in playing order from the one after ``seat``."""
+    def seats_after(self, seat: int) -> list[int]:
+        """The other seats that play the deal, in playing order from the one after ``seat``.
+
+        Raises:
+            RulesError: ``seat`` does not play this deal.
+        """
+        if seat not in self.seats:
+            raise RulesError(N_("seat {seat} does not play in this deal"), seat=seat)
         i = self.seats.index(seat)
         return [*self.seats[i + 1 :], *self.seats[:i]]
 
@@ -1029,7 +1035,7 @@ class Deal:
             return
         closer = self.closer
         assert closer is not None
-        seats = self._after(closer)
+        seats = self.seats_after(closer)
         if self.rules.closer_lays_off:
             seats.append(closer)
         self._queue = seats

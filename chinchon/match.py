@@ -286,7 +286,7 @@ class Match:
             self._playoff = tied
             self._next_deal()
             return
-        order = [*self.deal._after(result.closer), result.closer]
+        order = [*self.deal.seats_after(result.closer), result.closer]
         newly_out = [seat for seat in order if seat in self.active and self._out(self.scores[seat])]
         self.active = [seat for seat in self.active if seat not in newly_out]
         self._just_out = newly_out

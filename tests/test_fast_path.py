@@ -10,6 +10,7 @@ from chinchon import Close, Discard, Draw, Rules
 from chinchon.actions import Action
 from chinchon.deal import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal
 from chinchon.observation import Phase
+from chinchon.rules import RulesError
 
 RULES = [
     Rules(),
@@ -104,3 +105,12 @@ def test_every_way_of_making_a_deal_sets_every_attribute() -> None:
         missing = [name for name in Deal.__slots__ if not hasattr(other, name)]
         assert missing == []
         other.observation(0)
+
+
+def test_the_seats_after_a_seat_follow_the_playing_order() -> None:
+    deal = Deal.new(Rules(), 4, first=2, rng=random.Random(1), seats=[0, 2, 3])
+    assert deal.seats == (2, 3, 0)
+    assert deal.seats_after(2) == [3, 0]
+    assert deal.seats_after(0) == [2, 3]
+    with pytest.raises(RulesError, match="seat 1 does not play in this deal"):
+        deal.seats_after(1)
