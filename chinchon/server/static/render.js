@@ -340,10 +340,13 @@ function describe(s, g, event) {
   return `${name}: ${event.action}`;
 }
 
+/** The others' last two moves: two lines always, so that the hand below does not move as they come (a tap). */
 function lastMoves(s, g) {
   const recent = s.log.filter((e) => e.seat !== s.view.seat).slice(-2);
-  if (!recent.length) return null;
-  return h("ul", { class: "moves", "aria-live": "polite" }, recent.map((e) => h("li", { key: `e${e.n}`, dir: "auto" }, describe(s, g, e))));
+  return h("ul", { class: "moves", "aria-live": "polite" }, recent.map((e) => {
+    const text = describe(s, g, e);
+    return h("li", { key: `e${e.n}`, dir: "auto", title: text }, text);
+  }));
 }
 
 function historyPanel(s, a, g) {
