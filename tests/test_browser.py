@@ -83,11 +83,23 @@ class Person:
         return int(self.page.get_attribute(".status", "data-state") or -1)
 
     def hand(self) -> list[str]:
-        return [card.get_attribute("data-card") or "" for card in self.page.query_selector_all(".hand .card")]
+        cards = self.page.evaluate("[...document.querySelectorAll('.hand .card')].map((c) => c.dataset.card || '')")
+        return [str(card) for card in cards]
 
     def visible(self, selector: str) -> bool:
-        element = self.page.query_selector(selector)
-        return element is not None and element.is_visible() and element.is_enabled()
+        """Whether the element is on the page, shown and enabled, read at one instant (a view may replace it
+        between two separate reads, and a read of a detached element raises)."""
+        return bool(
+            self.page.evaluate(
+                """(selector) => {
+                  const e = document.querySelector(selector);
+                  if (!e) return false;
+                  const box = e.getBoundingClientRect();
+                  return box.width > 0 && box.height > 0 && getComputedStyle(e).visibility !== "hidden" && !e.disabled;
+                }""",
+                selector,
+            )
+        )
 
     def step(self) -> str | None:
         """Make the move the page offers, if any; what was done."""
@@ -108,12 +120,12 @@ class Person:
             page.click("[data-action=close]", timeout=3000)
             return self._act("[data-action=close-option]")
         if page.get_attribute(".status", "data-phase") == "discard":
-            loose = page.query_selector_all(".hand button.card:not(.meld)") or page.query_selector_all(
-                ".hand button.card"
-            )
-            if loose[-1].get_attribute("aria-pressed") != "true":
-                loose[-1].click()
+            # Locators, not element handles: a view that comes meanwhile may replace the cards.
+            loose = page.locator(".hand button.card:not(.meld)")
+            last = (loose if loose.count() else page.locator(".hand button.card")).last
             try:
+                if last.get_attribute("aria-pressed", timeout=3000) != "true":
+                    last.click(timeout=3000)
                 page.wait_for_selector("[data-action=discard]", timeout=3000)
             except self.timeout_error:
                 return None
@@ -150,9 +162,13 @@ def _english_suit(card: str) -> str:
 
 def _hand_fits(person: Person, width: int) -> None:
     """Every card of the hand is wholly on screen, and the page does not scroll sideways."""
-    for card in person.page.query_selector_all(".hand .card"):
-        box = card.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    boxes = person.page.evaluate(
+        "[...document.querySelectorAll('.hand .card')].map((c) => { const b = c.getBoundingClientRect(); "
+        "return [b.left, b.right]; })"
+    )
+    assert boxes
+    for left, right in boxes:
+        assert left >= 0 and right <= width, (left, right)
     assert person.page.evaluate("document.documentElement.scrollWidth") <= width
 
 
@@ -712,6 +728,40 @@ def test_a_tap_on_take_a_seat_counts_while_the_rooms_details_arrive(server: Runn
         assert take.bounding_box() == box
         bea.page.mouse.up()
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
+def test_the_hand_stays_in_place_while_the_others_moves_come_in(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, DESKTOP)
+    bea = Person(browser, server.base, PHONE)
+    try:
+        ana.open("/")
+        ana.page.fill("input[name=name]", "Ana")
+        ana.page.select_option("select[name=seats]", "2")
+        ana.page.click("[data-action=create]")
+        link = ana.page.wait_for_selector("input[name=invite]").input_value()
+        bea.page.goto(link)
+        bea.page.fill("input[name=name]", "Bea")
+        bea.page.click("[data-action=take-seat]")
+        ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        ana.page.click("[data-action=start]")
+        ana.page.wait_for_selector(".hand .card")
+        bea.page.wait_for_selector(".hand .card")
+        first, second = (ana, bea) if ana.page.get_attribute(".status", "data-mine") == "1" else (bea, ana)
+        hand = "(() => document.querySelector('.hand').getBoundingClientRect().top)()"
+        seen = "document.querySelectorAll('.moves li').length"
+        where = [(second.page.evaluate(seen), second.page.evaluate(hand))]
+        # The first mover draws, then discards: each move comes into the other's list of last moves.
+        for count in (1, 2):
+            assert first.step() is not None
+            second.page.wait_for_function(f"{seen} === {count}")
+            where.append((second.page.evaluate(seen), second.page.evaluate(hand)))
+        assert [count for count, _ in where] == [0, 1, 2]
+        tops = {top for _, top in where}
+        assert len(tops) == 1, f"the hand moved as the moves came in: {where}"
         _no_console_errors(ana, bea)
     finally:
         ana.close()
