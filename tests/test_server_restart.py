@@ -167,6 +167,10 @@ async def drive(table: Table, stop: Callable[[View], bool], rng: random.Random) 
         legal = client.view["game"]["legal_actions"]
         closes = [a for a in legal if a.startswith("close")]
         answer = await client.act(closes[0] if closes else rng.choice(legal))
+        if answer.get("code") == "rate_limited":
+            # A room played out to its rematch sends more than a person's rate a second: wait, as a client would.
+            await asyncio.sleep(1)
+            continue
         assert answer["type"] == "ack", answer
         state: int = answer["state"]
 
