@@ -156,6 +156,23 @@ def _play_now(person: Person, name: str, **form: str) -> None:
     person.page.wait_for_selector(".hand .card")
 
 
+def _create_room(person: Person, name: str, **form: str) -> str:
+    """The person creates a room from the home page with the form's choices; its invite link."""
+    person.open("/")
+    person.page.fill("input[name=name]", name)
+    for field, value in form.items():
+        person.page.select_option(f"select[name={field}]", value)
+    person.page.click("[data-action=create]")
+    return str(person.page.wait_for_selector("input[name=invite]").input_value())
+
+
+def _take_seat(person: Person, link: str, name: str) -> None:
+    """The person opens an invite link and takes a seat under that name."""
+    person.page.goto(link)
+    person.page.fill("input[name=name]", name)
+    person.page.click("[data-action=take-seat]")
+
+
 def _english_suit(card: str) -> str:
     return {"♦": "coins", "♥": "cups", "♠": "swords", "♣": "clubs"}[card[-1]]
 
@@ -309,18 +326,11 @@ def test_two_people_join_by_the_invite_link_and_play_a_turn_each(server: Running
     ana = Person(browser, server.base, PHONE)
     bea = Person(browser, server.base, DESKTOP)
     try:
-        ana.open("/")
-        ana.page.fill("input[name=name]", "Ana")
-        ana.page.select_option("select[name=seats]", "3")
-        ana.page.select_option("select[name=bot_level]", "easy")
-        ana.page.click("[data-action=create]")
-        link = ana.page.wait_for_selector("input[name=invite]").input_value()
+        link = _create_room(ana, "Ana", seats="3", bot_level="easy")
         code = link.rsplit("/", 1)[1]
         assert "token" not in link and len(code) >= 6
         assert ana.page.evaluate(f"JSON.parse(localStorage.getItem('chinchon.seat.{code}')).token")
-        bea.page.goto(link)
-        bea.page.fill("input[name=name]", "Bea")
-        bea.page.click("[data-action=take-seat]")
+        _take_seat(bea, link, "Bea")
         bea.page.wait_for_selector("input[name=invite]")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")
@@ -356,15 +366,8 @@ def test_two_people_and_a_bot_play_a_whole_match_in_two_browsers(server: Running
     try:
         ana.open("/")
         ana.page.evaluate("localStorage.setItem('chinchon.form', JSON.stringify({options: {limit: 20}}))")
-        ana.open("/")
-        ana.page.fill("input[name=name]", "Ana")
-        ana.page.select_option("select[name=seats]", "3")
-        ana.page.select_option("select[name=bot_level]", "easy")
-        ana.page.click("[data-action=create]")
-        link = ana.page.wait_for_selector("input[name=invite]").input_value()
-        bea.page.goto(link)
-        bea.page.fill("input[name=name]", "Bea")
-        bea.page.click("[data-action=take-seat]")
+        link = _create_room(ana, "Ana", seats="3", bot_level="easy")
+        _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")
         moves: dict[str, list[str]] = {"Ana": [], "Bea": []}
@@ -520,15 +523,9 @@ def test_the_creator_removes_a_player(server: Running, browser: Any) -> None:
     ana = Person(browser, server.base, DESKTOP)
     bea = Person(browser, server.base, PHONE)
     try:
-        ana.open("/")
-        ana.page.fill("input[name=name]", "Ana")
-        ana.page.select_option("select[name=seats]", "3")
-        ana.page.click("[data-action=create]")
-        link = ana.page.wait_for_selector("input[name=invite]").input_value()
+        link = _create_room(ana, "Ana", seats="3")
         code = link.rsplit("/", 1)[1]
-        bea.page.goto(link)
-        bea.page.fill("input[name=name]", "Bea")
-        bea.page.click("[data-action=take-seat]")
+        _take_seat(bea, link, "Bea")
         bea.page.wait_for_selector(".seats li.me:has-text('Bea')")
         assert bea.page.query_selector("[data-action=kick-0]") is None  # only the creator removes
         ana.page.click("[data-action=kick-1]")
@@ -738,14 +735,7 @@ def test_the_hand_stays_in_place_while_the_others_moves_come_in(server: Running,
     ana = Person(browser, server.base, DESKTOP)
     bea = Person(browser, server.base, PHONE)
     try:
-        ana.open("/")
-        ana.page.fill("input[name=name]", "Ana")
-        ana.page.select_option("select[name=seats]", "2")
-        ana.page.click("[data-action=create]")
-        link = ana.page.wait_for_selector("input[name=invite]").input_value()
-        bea.page.goto(link)
-        bea.page.fill("input[name=name]", "Bea")
-        bea.page.click("[data-action=take-seat]")
+        _take_seat(bea, _create_room(ana, "Ana", seats="2"), "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")
         ana.page.wait_for_selector(".hand .card")
