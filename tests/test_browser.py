@@ -106,9 +106,10 @@ class Person:
         page = self.page
         if self.visible("[data-over]"):
             return "over"
+        # A button seen a moment ago may be gone by the click (the match-over panel replaces a deal's results):
+        # then nothing is done, and the loop looks again.
         if self.visible("[data-action=continue]"):
-            page.click("[data-action=continue]")
-            return "continue"
+            return "continue" if self._click("[data-action=continue]") else None
         for choice in ("reenter-no", "show", "layoff", "pass"):
             if self.visible(f"[data-action={choice}]"):
                 return self._act(f"[data-action={choice}]")
@@ -117,8 +118,7 @@ class Person:
         if self.visible("[data-action=draw-stock].live"):
             return self._act("[data-action=draw-stock]")
         if self.visible("[data-action=close]"):
-            page.click("[data-action=close]", timeout=3000)
-            return self._act("[data-action=close-option]")
+            return self._act("[data-action=close-option]") if self._click("[data-action=close]") else None
         if page.get_attribute(".status", "data-phase") == "discard":
             # Locators, not element handles: a view that comes meanwhile may replace the cards.
             loose = page.locator(".hand button.card:not(.meld)")
@@ -132,12 +132,18 @@ class Person:
             return self._act("[data-action=discard]")
         return None
 
-    def _act(self, selector: str) -> str | None:
-        before = self.state()
+    def _click(self, selector: str) -> bool:
+        """Click the element if it is there within 3 s; whether it was."""
         try:
-            # A deal's results may open over the table just now: then the loop comes back to it.
             self.page.click(selector, timeout=3000)
         except self.timeout_error:
+            return False
+        return True
+
+    def _act(self, selector: str) -> str | None:
+        before = self.state()
+        # A deal's results may open over the table just now: then the loop comes back to it.
+        if not self._click(selector):
             return None
         self.page.wait_for_function(
             "([before]) => { const s = document.querySelector('.status'); "
