@@ -566,6 +566,14 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
     person = Person(browser, server.base, PHONE)
     try:
         _play_now(person, "Ana", bot_level="easy", turn="30")
+        # On the person's own turn, with nothing over the table, nobody else can change the hand: the bot may
+        # play first, and even close the first deal, which deals a new hand (CI saw one come mid-drag).
+        deadline = time.monotonic() + MATCH_SECONDS
+        while person.page.get_attribute(".status", "data-mine") != "1" or person.visible(".backdrop"):
+            assert time.monotonic() < deadline, "no turn came"
+            if person.visible("[data-action=continue]"):
+                person._click("[data-action=continue]")
+            person.page.wait_for_timeout(50)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
         person.page.wait_for_function(f"document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
