@@ -179,6 +179,20 @@ def _take_seat(person: Person, link: str, name: str) -> None:
     person.page.click("[data-action=take-seat]")
 
 
+def _own_turn(person: Person) -> None:
+    """Wait for the person's turn with nothing over the table, going past a deal's results.
+
+    Until then the hand can change under a test: the bot may play first, and even close the first deal,
+    which deals a new hand (CI saw one come in the middle of a drag).
+    """
+    deadline = time.monotonic() + MATCH_SECONDS
+    while person.page.get_attribute(".status", "data-mine") != "1" or person.visible(".backdrop"):
+        assert time.monotonic() < deadline, "no turn came"
+        if person.visible("[data-action=continue]"):
+            person._click("[data-action=continue]")
+        person.page.wait_for_timeout(50)
+
+
 def _english_suit(card: str) -> str:
     return {"♦": "coins", "♥": "cups", "♠": "swords", "♣": "clubs"}[card[-1]]
 
@@ -504,6 +518,7 @@ def test_a_lost_connection_comes_back_by_itself(server: Running, browser: Any) -
         person.page.route_web_socket("**/ws", through)
         _play_now(person, "Ana", bot_level="easy")
         person.page.wait_for_selector(".conn.open")
+        _own_turn(person)
         before = sorted(person.hand())
         opened = len(routes)
         routes[-1].close(code=4000, reason="the network went away")
@@ -566,14 +581,7 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
     person = Person(browser, server.base, PHONE)
     try:
         _play_now(person, "Ana", bot_level="easy", turn="30")
-        # On the person's own turn, with nothing over the table, nobody else can change the hand: the bot may
-        # play first, and even close the first deal, which deals a new hand (CI saw one come mid-drag).
-        deadline = time.monotonic() + MATCH_SECONDS
-        while person.page.get_attribute(".status", "data-mine") != "1" or person.visible(".backdrop"):
-            assert time.monotonic() < deadline, "no turn came"
-            if person.visible("[data-action=continue]"):
-                person._click("[data-action=continue]")
-            person.page.wait_for_timeout(50)
+        _own_turn(person)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
         person.page.wait_for_function(f"document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
