@@ -288,9 +288,8 @@ class Solver:
     def _closes_single(self, mask: int) -> list[tuple[int, int, int, int, tuple[int, ...], int]]:
         """Every legal close of a hand of distinct natural cards, best first, as (points left, loose cards,
         order found, kind discarded, melds, loose kinds with the discard)."""
-        rules = self.rules
-        limit = rules.close_limit
-        most_loose = rules.close_max_loose_cards
+        limit = self.close_limit
+        most_loose = self.close_max_loose
         value_of = self.value_of
         melds = self.melds_in(mask)
         packings = [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]
@@ -563,9 +562,8 @@ class Solver:
 
     def closes(self, m1: int, m2: int, w: int) -> list[tuple[int, list[_Instance], int, int, int]]:
         """Every legal close: (discarded kind or -1 for a wild, melds, loose kinds, twice, wilds)."""
-        rules = self.rules
-        limit = rules.close_limit
-        most_loose = rules.close_max_loose_cards
+        limit = self.close_limit
+        most_loose = self.close_max_loose
         value_of, wild_value = self.value_of, self.wild_value
         out = []
         for chosen, r1, r2, rw in self._packings(m1, m2, w):
@@ -629,8 +627,8 @@ class Solver:
         return cached
 
     def _can_close_single(self, mask: int) -> bool:
-        limit = self.rules.close_limit
-        most_loose = self.rules.close_max_loose_cards
+        limit = self.close_limit
+        most_loose = self.close_max_loose
         points, top = self.value_and_top(mask)
         count = mask.bit_count() - 1
         if points - top <= limit and (most_loose is None or count <= most_loose):
