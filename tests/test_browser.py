@@ -294,9 +294,21 @@ def test_language_can_be_changed(server: Running, browser: Any) -> None:
     try:
         person.open("/")
         person.page.wait_for_selector("[data-action=play-now]")
+        # The words and the direction change together: the text seen when dir changes is Arabic.
+        person.page.evaluate(
+            """() => {
+              window.__seenAtDir = [];
+              new MutationObserver(() => {
+                const button = document.querySelector('[data-action=play-now]');
+                window.__seenAtDir.push([document.documentElement.dir, button && button.innerText.trim()]);
+              }).observe(document.documentElement, { attributes: true, attributeFilter: ['dir'] });
+            }"""
+        )
         person.page.select_option("header select", "ar")
         person.page.wait_for_function("document.documentElement.dir === 'rtl'")
         assert person.page.inner_text("[data-action=play-now]").strip() != "Play now against bots"
+        seen = person.page.evaluate("window.__seenAtDir")
+        assert seen and all(text != "Play now against bots" for _, text in seen), seen
         person.page.reload()
         person.page.wait_for_selector("[data-action=play-now]")
         assert person.page.get_attribute("html", "lang") == "ar"

@@ -1,7 +1,7 @@
 // The client's state, its connection to the server and the actions the controls call.
 
 import { patch } from "./dom.js";
-import { _, browserLanguage, loadLanguage } from "./i18n.js";
+import { _, applyLanguage, browserLanguage, loadLanguage } from "./i18n.js";
 import { render, legal } from "./render.js";
 import { cardKey } from "./cards.js";
 
@@ -70,6 +70,7 @@ let pending = false;
 
 function draw() {
   pending = false;
+  applyLanguage();
   shown = patch(root, render(state, actions), shown);
 }
 

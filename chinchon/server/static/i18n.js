@@ -6,6 +6,7 @@ export const LANGUAGES = [
 
 let table = {};
 let current = "en";
+let direction = "ltr";
 
 function fill(text, params) {
   if (!params) return text;
@@ -26,6 +27,13 @@ export function language() {
   return current;
 }
 
+/** Give the document the loaded language and its direction, in the same frame as its words. */
+export function applyLanguage() {
+  const root = document.documentElement;
+  if (root.lang !== current) root.lang = current;
+  if (root.dir !== direction) root.dir = direction;
+}
+
 /** The first of the browser's languages that has a catalog, else English. */
 export function browserLanguage() {
   const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
@@ -36,14 +44,13 @@ export function browserLanguage() {
   return "en";
 }
 
-/** Load a language's messages and lay the page out in its direction. */
+/** Load a language's messages; the next draw lays the page out in them (see applyLanguage). */
 export async function loadLanguage(code) {
   const response = await fetch(`/api/i18n/${encodeURIComponent(code)}`);
   if (!response.ok) throw new Error(`messages: HTTP ${response.status}`);
   table = await response.json();
   current = table._lang || "en";
-  document.documentElement.lang = current;
-  document.documentElement.dir = table._dir || "ltr";
+  direction = table._dir || "ltr";
   return current;
 }
 
