@@ -632,9 +632,11 @@ def test_the_lobby_lists_public_rooms_live_and_chats(server: Running, browser: A
         bea.page.click("[data-action=create]")
         link = bea.page.wait_for_selector("input[name=invite]").input_value()
         code = link.rsplit("/", 1)[1]
-        row = ana.page.wait_for_selector(f".lobby li:has-text('{code}')")
+        # A locator, not an element handle: the list is redrawn as other rooms open and close (earlier tests'
+        # rooms close once empty), and a row found now may be replaced by the time of the click.
+        row = ana.page.locator(f".lobby li:has-text('{code}')")
         assert "Bea" in row.inner_text()
-        row.query_selector("button").click()
+        row.locator("button").click()
         ana.page.click("[data-action=take-seat]")
         bea.page.wait_for_selector(".seats li:has-text('Ana')")
         _no_console_errors(ana, bea)
