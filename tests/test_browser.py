@@ -193,6 +193,27 @@ def _own_turn(person: Person) -> None:
         person.page.wait_for_timeout(50)
 
 
+def _a_persons_turn(*people: Person) -> None:
+    """Wait until one of the people is to move, with nothing over any of their tables.
+
+    Nothing changes in the room then until that person moves (the tests' rooms have no turn timer unless they
+    ask for one): a deal's results cannot open over a panel a test is using.
+    """
+    deadline = time.monotonic() + MATCH_SECONDS
+    while not any(person.page.get_attribute(".status", "data-mine") == "1" for person in people):
+        assert time.monotonic() < deadline, "no person's turn came"
+        for person in people:
+            if person.visible("[data-action=continue]"):
+                person._click("[data-action=continue]")
+        people[0].page.wait_for_timeout(50)
+    for person in people:
+        while person.visible(".backdrop"):
+            assert time.monotonic() < deadline, "a panel stayed over the table"
+            if not (person.visible("[data-action=continue]") and person._click("[data-action=continue]")):
+                person.page.keyboard.press("Escape")
+            person.page.wait_for_timeout(50)
+
+
 def _room_of(server: Running, person: Person) -> Any:
     """The server's room that the person's page shows."""
     return server.manager.rooms[person.page.url.rsplit("/", 1)[-1]]
@@ -400,6 +421,7 @@ def test_two_people_join_by_the_invite_link_and_play_a_turn_each(server: Running
             if not moved:
                 ana.page.wait_for_timeout(50)
         assert acted == {"Ana": 2, "Bea": 2}, acted
+        _a_persons_turn(ana, bea)  # else the bot may end the deal, and its results take the chat's place
         ana.page.click("[data-action=chat]")
         ana.page.fill("input[name=chat]", "¡hola, Bea!")
         ana.page.press("input[name=chat]", "Enter")
