@@ -153,21 +153,23 @@ class Person:
         return selector
 
 
-def _play_now(person: Person, name: str, **form: str) -> None:
+def _fill_home_form(person: Person, name: str, form: dict[str, str]) -> None:
+    """The person opens the home page and gives a name and the form's choices."""
     person.open("/")
     person.page.fill("input[name=name]", name)
     for field, value in form.items():
         person.page.select_option(f"select[name={field}]", value)
+
+
+def _play_now(person: Person, name: str, **form: str) -> None:
+    _fill_home_form(person, name, form)
     person.page.click("[data-action=play-now]")
     person.page.wait_for_selector(".hand .card")
 
 
 def _create_room(person: Person, name: str, **form: str) -> str:
     """The person creates a room from the home page with the form's choices; its invite link."""
-    person.open("/")
-    person.page.fill("input[name=name]", name)
-    for field, value in form.items():
-        person.page.select_option(f"select[name={field}]", value)
+    _fill_home_form(person, name, form)
     person.page.click("[data-action=create]")
     return str(person.page.wait_for_selector("input[name=invite]").input_value())
 
@@ -179,25 +181,12 @@ def _take_seat(person: Person, link: str, name: str) -> None:
     person.page.click("[data-action=take-seat]")
 
 
-def _own_turn(person: Person) -> None:
-    """Wait for the person's turn with nothing over the table, going past a deal's results.
-
-    Until then the hand can change under a test: the bot may play first, and even close the first deal,
-    which deals a new hand (CI saw one come in the middle of a drag).
-    """
-    deadline = time.monotonic() + MATCH_SECONDS
-    while person.page.get_attribute(".status", "data-mine") != "1" or person.visible(".backdrop"):
-        assert time.monotonic() < deadline, "no turn came"
-        if person.visible("[data-action=continue]"):
-            person._click("[data-action=continue]")
-        person.page.wait_for_timeout(50)
-
-
 def _a_persons_turn(*people: Person) -> None:
-    """Wait until one of the people is to move, with nothing over any of their tables.
+    """Wait until one of the people is to move, with nothing over any of their tables, going past a deal's results.
 
     Nothing changes in the room then until that person moves (the tests' rooms have no turn timer unless they
-    ask for one): a deal's results cannot open over a panel a test is using.
+    ask for one). Until then a hand can change under a test, and a deal's results can open over a panel it is
+    using: the bot may play first, and even close the first deal (CI saw a new hand come in the middle of a drag).
     """
     deadline = time.monotonic() + MATCH_SECONDS
     while not any(person.page.get_attribute(".status", "data-mine") == "1" for person in people):
@@ -220,7 +209,8 @@ def _room_of(server: Running, person: Person) -> Any:
 
 
 def _next_action(server: Running, person: Person, since: int) -> str:
-    """The text of the first event of the person's seat after event ``since``, once the server has it.
+    """The text of the first event of the person's seat (the room's one person) after event ``since``, once the
+    server has it.
 
     A test checks a move here, not in the hand afterwards: a bot may close the deal just after the person's
     discard, and the next deal's hand may hold the same card again (CI saw it).
@@ -530,7 +520,7 @@ def test_the_chart_outlives_a_reload_and_a_player_leaves_during_the_match(server
             assert time.monotonic() < deadline, "the first deal did not end"
             assert not person.visible("[data-over]"), "the match ended in one deal"
             person.page.wait_for_timeout(50)
-        _own_turn(person)  # the second deal cannot end (and add a point) until the person plays
+        _a_persons_turn(person)  # the second deal cannot end (and add a point) until the person plays
         before = _chart_points(person)
         assert before >= 2
         person.page.reload()
@@ -574,7 +564,7 @@ def test_a_lost_connection_comes_back_by_itself(server: Running, browser: Any) -
         person.page.route_web_socket("**/ws", through)
         _play_now(person, "Ana", bot_level="easy")
         person.page.wait_for_selector(".conn.open")
-        _own_turn(person)
+        _a_persons_turn(person)
         before = sorted(person.hand())
         opened = len(routes)
         routes[-1].close(code=4000, reason="the network went away")
@@ -637,7 +627,7 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
     person = Person(browser, server.base, PHONE)
     try:
         _play_now(person, "Ana", bot_level="easy", turn="30")
-        _own_turn(person)
+        _a_persons_turn(person)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
         person.page.wait_for_function(f"document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
