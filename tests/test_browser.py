@@ -28,6 +28,9 @@ PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 WAIT_MS = 60_000
 MATCH_SECONDS = 240.0
+# The home form's choices for a short match in which every seat has a turn: with closing allowed in the first
+# round, a seat that closes before a person's first turn could end the match (limit 20) before the person drew.
+EVERYONE_PLAYS_TO_20 = '{"options": {"limit": 20, "close_on_first_turn": false}}'
 
 
 def _chromium() -> Path:
@@ -208,6 +211,11 @@ def _room_of(server: Running, person: Person) -> Any:
     return server.manager.rooms[person.page.url.rsplit("/", 1)[-1]]
 
 
+def _everyone_plays_to_20(room: Any) -> None:
+    """The room was made with ``EVERYONE_PLAYS_TO_20``'s rules."""
+    assert (room.rules.limit, room.rules.close_on_first_turn) == (20, False), room.rules
+
+
 def _next_action(server: Running, person: Person, since: int) -> str:
     """The text of the first event of the person's seat (the room's one person) after event ``since``, once the
     server has it.
@@ -353,8 +361,9 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
     person = Person(browser, server.base, PHONE)
     try:
         person.open("/")
-        person.page.evaluate("localStorage.setItem('chinchon.form', JSON.stringify({options: {limit: 20}}))")
+        person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", EVERYONE_PLAYS_TO_20)
         _play_now(person, "Ana", bot_level="easy", seats="2")
+        _everyone_plays_to_20(_room_of(server, person))
         width = person.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the table scrolls sideways: {width} px"
         done: list[str] = []
@@ -430,8 +439,9 @@ def test_two_people_and_a_bot_play_a_whole_match_in_two_browsers(server: Running
     bea = Person(browser, server.base, DESKTOP)
     try:
         ana.open("/")
-        ana.page.evaluate("localStorage.setItem('chinchon.form', JSON.stringify({options: {limit: 20}}))")
+        ana.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", EVERYONE_PLAYS_TO_20)
         link = _create_room(ana, "Ana", seats="3", bot_level="easy")
+        _everyone_plays_to_20(server.manager.rooms[link.rsplit("/", 1)[1]])
         _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")
