@@ -188,6 +188,7 @@ def test_a_whole_match_with_layoffs() -> None:
         text = screen_text(app)
         assert "Deal 1 is over" in text
         assert "You closed with 1 point" in text
+        assert "You put 3♥ face down." in text
         assert "limit 100" in text
         assert session.match.scores[0] == 96
         bot_total = session.match.scores[1]
@@ -211,7 +212,7 @@ def test_a_whole_match_with_layoffs() -> None:
         assert isinstance(app.screen, InfoScreen)
         text = screen_text(app)
         assert "Bot 1 closed with 1 point" in text
-        assert "Bot 1 put J♦ face down." in text
+        assert "J♦" not in text and "Bot 1 put" not in text  # the closer's face-down card stays hidden
         # The bot's row shows its own six melded cards; Ana's lay-offs are told apart.
         assert "[2♦ 2♥ 2♣] [3♠ 4♠ 5♠]  A♦" in text
         assert "You laid off 6♠ 2♠ 7♠ on the melds of Bot 1." in text

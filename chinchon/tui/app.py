@@ -1113,7 +1113,7 @@ class ChinchonApp(App[None]):
         result = deal.result
         assert result is not None
         obs = session.observation()
-        face_down = session.face_down(number)
+        face_down = session.own_face_down(number)
         laid_off: dict[int, list[Card]] = {}  # meld index → the cards others laid off on it
         laid_by: dict[tuple[int, int], list[Card]] = {}  # (seat, owner) → the cards seat laid off on owner's melds
         for who, text in deal.history:
@@ -1149,14 +1149,8 @@ class ChinchonApp(App[None]):
                 )
             )
         body.append(line(closing, "bold"))
-        if face_down is not None and result.closer is not None:
-            body.append(
-                line(
-                    session.you_or(
-                        result.closer, _("You put {card} face down."), _("{name} put {card} face down."), card=face_down
-                    )
-                )
-            )
+        if face_down is not None:
+            body.append(line(_("You put {card} face down.").format(card=face_down)))
         body.append(table([_("Player"), _("Melds"), _("Loose"), _("Points")], rows, right=(3,)))
         for (who, owner), given in laid_by.items():
             body.append(

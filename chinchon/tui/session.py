@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from chinchon.actions import Action, ReEnter
+from chinchon.actions import Action, Close, ReEnter, parse_action
 from chinchon.bots import Bot, make_bot
 from chinchon.bots.showdown import own_showdown_choice
 from chinchon.cards import Card, parse_cards
@@ -187,12 +187,17 @@ class Session:
                 results.append(result)
         return results
 
-    def face_down(self, number: int) -> Card | None:
-        """The card the closer of deal ``number`` put face down, once that deal is over (it is public then)."""
-        deal = self.match.deals[number - 1]
-        if deal.phase is not Phase.OVER:
-            return None
-        return deal.face_down
+    def own_face_down(self, number: int) -> Card | None:
+        """The card the player put face down on closing deal ``number``, if the player closed it.
+
+        The others' face-down cards stay hidden, even once the deal is over.
+        """
+        for seat, text in self.match.deals[number - 1].observation(self.human).history:
+            if seat == self.human and text.startswith("close "):
+                action = parse_action(text)
+                if isinstance(action, Close):
+                    return action.discard
+        return None
 
     def human_to_move(self) -> bool:
         """Whether the match waits for the player."""
