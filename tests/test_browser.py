@@ -395,6 +395,50 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
         person.close()
 
 
+def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(server: Running, browser: Any) -> None:
+    """The page leaves the last match's moves behind at a view of the next match, rematch event or not: a resync
+    sends only the view once the server no longer keeps the events missed (a restart, or too many of them)."""
+    person = Person(browser, server.base, DESKTOP)
+    dropped: list[str] = []
+
+    def without_rematch_events(page_side: Any) -> None:
+        server_side = page_side.connect_to_server()
+
+        def forward(message: str | bytes) -> None:
+            event = json.loads(message)
+            if event.get("type") == "event" and event.get("kind") == "rematch":
+                dropped.append(event["kind"])
+            else:
+                page_side.send(message)
+
+        server_side.on_message(forward)
+
+    try:
+        person.page.route_web_socket("**/ws", without_rematch_events)
+        person.open("/")
+        person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", EVERYONE_PLAYS_TO_20)
+        _play_now(person, "Ana", bot_level="easy", seats="2")
+        room = _room_of(server, person)
+        _everyone_plays_to_20(room)
+        deadline = time.monotonic() + MATCH_SECONDS
+        while person.step() != "over":
+            assert time.monotonic() < deadline, f"the match did not end in {MATCH_SECONDS} s"
+            person.page.wait_for_timeout(50)
+        person.page.click("[data-action=rematch]")
+        person.page.wait_for_selector("[data-over]", state="detached")
+        _a_persons_turn(person)
+        assert dropped == ["rematch"]
+        rematch = max(e["n"] for e in room.buffer if e["kind"] == "rematch")
+        since = [e for e in room.buffer if e["n"] > rematch and e["kind"] == "action"]
+        person.page.click("[data-action=history]")
+        person.page.wait_for_selector("[role=dialog]")
+        shown = person.page.locator("ol.log li").count()
+        assert shown == len(since), f"{shown} moves listed, {len(since)} made in this match"
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
 def test_two_people_join_by_the_invite_link_and_play_a_turn_each(server: Running, browser: Any) -> None:
     ana = Person(browser, server.base, PHONE)
     bea = Person(browser, server.base, DESKTOP)

@@ -41,6 +41,8 @@ const state = {
   lobbyChat: [],
   chat: [],
   log: [],
+  // The match the log's moves belong to; undefined from a start or rematch event until the next view names it.
+  logMatch: undefined,
   chatText: "",
   unread: 0,
   conn: "closed",
@@ -188,7 +190,10 @@ function setView(view) {
   if (state.view && state.view.room === view.room && state.view.seat !== null && view.seat === null) {
     saved.remove(`seat.${view.room}`); // removed from the seat: the token holds nothing now
   }
-  const changes = { view, roomMissing: false, presenceAt: Date.now() };
+  const changes = { view, roomMissing: false, presenceAt: Date.now(), logMatch: view.match };
+  // A view of another match clears the moves of the last one, even when its rematch event never came (a resync
+  // sends only the view once the server no longer keeps the events missed).
+  if (state.logMatch !== undefined && state.logMatch !== view.match) changes.log = [];
   const g = view.game;
   if (g) {
     const old = state.view && state.view.game;
@@ -242,7 +247,7 @@ function receive(m) {
         const entry = m.action === "draw discard" && pile.length ? { ...m, card: pile[pile.length - 1] } : m;
         update({ log: state.log.concat([entry]).slice(-40) });
       }
-      else if (m.kind === "start" || m.kind === "rematch") update({ log: [] });
+      else if (m.kind === "start" || m.kind === "rematch") update({ log: [], logMatch: undefined });
       break;
     case "presence":
       if (state.view && state.view.room === m.room) {
@@ -328,7 +333,7 @@ function enterHome() {
 function enterRoom(code, watch = false) {
   const fresh = state.route.page !== "room" || state.route.code !== code;
   update({ route: { page: "room", code }, needJoin: false, roomMissing: false, copied: false,
-    ...(fresh ? { view: null, chat: [], log: [], unread: 0, panel: null, dealTotals: [], resultSeen: null, totalsMatch: null } : {}) });
+    ...(fresh ? { view: null, chat: [], log: [], logMatch: undefined, unread: 0, panel: null, dealTotals: [], resultSeen: null, totalsMatch: null } : {}) });
   if (fresh) {
     const kept = saved.get(`totals.${code}`, null);
     if (kept && Array.isArray(kept.totals) && typeof kept.seen === "number") {
