@@ -31,6 +31,9 @@ MATCH_SECONDS = 240.0
 # The home form's choices for a short match in which every seat has a turn: with closing allowed in the first
 # round, a seat that closes before a person's first turn could end the match (limit 20) before the person drew.
 EVERYONE_PLAYS_TO_20 = '{"options": {"limit": 20, "close_on_first_turn": false}}'
+# The home form's choices for a match whose first round nobody may close: each person's first decision is a draw
+# of the first deal (else a bot moving first could close at once and leave the person a showdown, or a new deal).
+FIRST_ROUND_OPEN = '{"options": {"close_on_first_turn": false}}'
 
 
 def _chromium() -> Path:
@@ -214,6 +217,11 @@ def _room_of(server: Running, person: Person) -> Any:
 def _everyone_plays_to_20(room: Any) -> None:
     """The room was made with ``EVERYONE_PLAYS_TO_20``'s rules."""
     assert (room.rules.limit, room.rules.close_on_first_turn) == (20, False), room.rules
+
+
+def _first_round_open(room: Any) -> None:
+    """The room was made with ``FIRST_ROUND_OPEN``'s rules."""
+    assert room.rules.close_on_first_turn is False, room.rules
 
 
 def _next_action(server: Running, person: Person, since: int) -> str:
@@ -525,7 +533,11 @@ def test_two_people_and_a_bot_play_a_whole_match_in_two_browsers(server: Running
 def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> None:
     person = Person(browser, server.base, PHONE)
     try:
+        # The loop below plays only a draw: the person's first decision must be one.
+        person.open("/")
+        person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", FIRST_ROUND_OPEN)
         _play_now(person, "Ana", bot_level="easy")
+        _first_round_open(_room_of(server, person))
         deadline = time.monotonic() + MATCH_SECONDS
         status = person.page.locator(".status")
         while not (status.get_attribute("data-mine") == "1" and status.get_attribute("data-phase") == "discard"):
@@ -680,7 +692,12 @@ def _drag(person: Person, source: str, target: str) -> None:
 def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser: Any) -> None:
     person = Person(browser, server.base, PHONE)
     try:
+        # The person's turn below is a draw of the first deal, not a showdown after a bot's close: the cards are
+        # dragged, and then the loop only draws.
+        person.open("/")
+        person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", FIRST_ROUND_OPEN)
         _play_now(person, "Ana", bot_level="easy", turn="30")
+        _first_round_open(_room_of(server, person))
         _a_persons_turn(person)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
@@ -859,7 +876,12 @@ def test_the_hand_stays_in_place_while_the_others_moves_come_in(server: Running,
     ana = Person(browser, server.base, DESKTOP)
     bea = Person(browser, server.base, PHONE)
     try:
-        _take_seat(bea, _create_room(ana, "Ana", seats="2"), "Bea")
+        # The first mover may not close at its first turn (1.2% of deals would let it): its second move is a discard.
+        ana.open("/")
+        ana.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", FIRST_ROUND_OPEN)
+        link = _create_room(ana, "Ana", seats="2")
+        _first_round_open(server.manager.rooms[link.rsplit("/", 1)[1]])
+        _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")
         ana.page.wait_for_selector(".hand .card")

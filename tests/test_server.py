@@ -14,6 +14,9 @@ from chinchon.record import replay
 from chinchon.server.client import Client, create_room, join_room
 from tests.server_support import database_url, running_server
 
+EVERYONE_ACTS_TO_30 = {"options": {"limit": 30, "close_on_first_turn": False}}
+"""A short match in which every seat has a turn before anyone may close."""
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -70,9 +73,11 @@ def test_every_message_of_a_match_fits_the_protocol_models(tmp_path: Path) -> No
     with running_server(database_url("sqlite", tmp_path)) as server:
 
         async def play() -> list[dict[str, Any]]:
-            room = await create_room(
-                server.base, name="Ana", seats=2, bot_level="easy", rules={"options": {"limit": 30}}
-            )
+            # Nobody may close in the first round: else the bot, moving first, could close at once and end the
+            # match (Ana's loose points past 30) before Ana ever acted, and no "ack" would come.
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy", rules=EVERYONE_ACTS_TO_30)
+            rules = server.manager.rooms[room["code"]].rules
+            assert (rules.limit, rules.close_on_first_turn) == (30, False), rules
             ana, watcher, lobby = Client(server.ws), Client(server.ws), Client(server.ws)
             await lobby.connect(name="Lu")
             await ana.connect(room=room["code"], token=room["token"])

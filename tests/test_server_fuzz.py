@@ -321,9 +321,15 @@ def test_a_fuzzed_server_stays_well_and_every_room_plays_on(tmp_path: Path, erro
             # Each room: two people who stay clean, and a third seat held by a fuzzing client.
             rooms = []
             for preset in PRESETS:
+                # Only the fuzzing seat acts during the fuzz, in its first turn at most: as nobody may close in the
+                # first round, it cannot end a deal (nor the match, with the others' loose points past 30).
                 created = await create_room(
-                    server.base, name="Ana", seats=3, rules={"preset": preset, "options": {"limit": 30}}
+                    server.base,
+                    name="Ana",
+                    seats=3,
+                    rules={"preset": preset, "options": {"limit": 30, "close_on_first_turn": False}},
                 )
+                assert not server.manager.rooms[created["code"]].rules.close_on_first_turn
                 tokens = [created["token"]]
                 for name in ("Bea", "Fuzz"):
                     tokens.append((await join_room(server.base, created["code"], name))["token"])

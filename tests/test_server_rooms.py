@@ -26,8 +26,11 @@ from tests.server_support import Running, database_url, running_server
 
 Message = dict[str, Any]
 WAIT = 60.0
-SHORT = {"preset": "fournier", "options": {"limit": 10}}
-"""Rules whose matches end within a deal or two."""
+SHORT = {"preset": "fournier", "options": {"limit": 10, "close_on_first_turn": False}}
+"""Rules whose matches end within a deal or two, and not before every seat has had a turn (nobody may close in
+the first round: else a bot could close at once and end the match before a person acted)."""
+FIRST_ROUND_OPEN = {"preset": "fournier", "options": {"close_on_first_turn": False}}
+"""Rules under which every seat's first decision is a draw of the first deal: nobody may close in the first round."""
 
 
 @pytest.fixture
@@ -201,11 +204,15 @@ def test_a_turn_has_one_timer_from_the_draw_to_the_discard(db: str) -> None:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy", turn_seconds=5)
+            # Ana's first turn is a draw: the bot, if it moves first, may not close the deal and leave her a showdown.
+            room = await create_room(
+                server.base, name="Ana", seats=2, bot_level="easy", turn_seconds=5, rules=FIRST_ROUND_OPEN
+            )
             ana = await seated(server, room["code"], room["token"])
+            live = server.manager.rooms[room["code"]]
+            assert not live.rules.close_on_first_turn, live.rules
             await start(ana)
             await ana.wait(lambda _m: ana.my_turn(), 0, WAIT)
-            live = server.manager.rooms[room["code"]]
             began = live.turn_started
             answer = await ana.act("draw stock")
             assert answer["type"] == "ack", answer
@@ -290,6 +297,8 @@ def test_a_rematch_in_the_same_room_and_the_record_of_the_match(db: str) -> None
         async def run() -> None:
             room = await create_room(server.base, name="Ana", seats=3, bot_level="easy", rules=SHORT)
             code = room["code"]
+            rules = server.manager.rooms[code].rules
+            assert (rules.limit, rules.close_on_first_turn) == (10, False), rules
             ana = await seated(server, code, room["token"])
             first = await start(ana)
             async with httpx.AsyncClient() as http:
