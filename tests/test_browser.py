@@ -28,12 +28,11 @@ PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 WAIT_MS = 60_000
 MATCH_SECONDS = 240.0
-# The home form's choices for a short match in which every seat has a turn: with closing allowed in the first
-# round, a seat that closes before a person's first turn could end the match (limit 20) before the person drew.
-EVERYONE_PLAYS_TO_20 = '{"options": {"limit": 20, "close_on_first_turn": false}}'
-# The home form's choices for a match whose first round nobody may close: each person's first decision is a draw
-# of the first deal (else a bot moving first could close at once and leave the person a showdown, or a new deal).
-FIRST_ROUND_OPEN = '{"options": {"close_on_first_turn": false}}'
+# Rule options for a match whose first round nobody may close: each person's first decision is a draw of the
+# first deal (else a bot moving first could close at once and leave the person a showdown, a new deal, or, in a
+# short match, the match over before the person drew).
+FIRST_ROUND_OPEN: dict[str, object] = {"close_on_first_turn": False}
+EVERYONE_PLAYS_TO_20: dict[str, object] = {**FIRST_ROUND_OPEN, "limit": 20}
 
 
 def _chromium() -> Path:
@@ -214,14 +213,15 @@ def _room_of(server: Running, person: Person) -> Any:
     return server.manager.rooms[person.page.url.rsplit("/", 1)[-1]]
 
 
-def _everyone_plays_to_20(room: Any) -> None:
-    """The room was made with ``EVERYONE_PLAYS_TO_20``'s rules."""
-    assert (room.rules.limit, room.rules.close_on_first_turn) == (20, False), room.rules
+def _keep_options(person: Person, options: dict[str, object]) -> None:
+    """The person opens the home page with these rule options kept in its form, as a last visit leaves them."""
+    person.open("/")
+    person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", json.dumps({"options": options}))
 
 
-def _first_round_open(room: Any) -> None:
-    """The room was made with ``FIRST_ROUND_OPEN``'s rules."""
-    assert room.rules.close_on_first_turn is False, room.rules
+def _has_options(room: Any, options: dict[str, object]) -> None:
+    """The room's rules have these options (so that a test cannot silently go back to chance)."""
+    assert {name: getattr(room.rules, name) for name in options} == options, room.rules
 
 
 def _next_action(server: Running, person: Person, since: int) -> str:
@@ -368,10 +368,9 @@ def test_language_can_be_changed(server: Running, browser: Any) -> None:
 def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, tmp_path: Path) -> None:
     person = Person(browser, server.base, PHONE)
     try:
-        person.open("/")
-        person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", EVERYONE_PLAYS_TO_20)
+        _keep_options(person, EVERYONE_PLAYS_TO_20)
         _play_now(person, "Ana", bot_level="easy", seats="2")
-        _everyone_plays_to_20(_room_of(server, person))
+        _has_options(_room_of(server, person), EVERYONE_PLAYS_TO_20)
         width = person.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the table scrolls sideways: {width} px"
         done: list[str] = []
@@ -423,11 +422,10 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
 
     try:
         person.page.route_web_socket("**/ws", without_rematch_events)
-        person.open("/")
-        person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", EVERYONE_PLAYS_TO_20)
+        _keep_options(person, EVERYONE_PLAYS_TO_20)
         _play_now(person, "Ana", bot_level="easy", seats="2")
         room = _room_of(server, person)
-        _everyone_plays_to_20(room)
+        _has_options(room, EVERYONE_PLAYS_TO_20)
         deadline = time.monotonic() + MATCH_SECONDS
         while person.step() != "over":
             assert time.monotonic() < deadline, f"the match did not end in {MATCH_SECONDS} s"
@@ -490,10 +488,9 @@ def test_two_people_and_a_bot_play_a_whole_match_in_two_browsers(server: Running
     ana = Person(browser, server.base, PHONE)
     bea = Person(browser, server.base, DESKTOP)
     try:
-        ana.open("/")
-        ana.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", EVERYONE_PLAYS_TO_20)
+        _keep_options(ana, EVERYONE_PLAYS_TO_20)
         link = _create_room(ana, "Ana", seats="3", bot_level="easy")
-        _everyone_plays_to_20(server.manager.rooms[link.rsplit("/", 1)[1]])
+        _has_options(server.manager.rooms[link.rsplit("/", 1)[1]], EVERYONE_PLAYS_TO_20)
         _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")
@@ -534,10 +531,9 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
     person = Person(browser, server.base, PHONE)
     try:
         # The loop below plays only a draw: the person's first decision must be one.
-        person.open("/")
-        person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", FIRST_ROUND_OPEN)
+        _keep_options(person, FIRST_ROUND_OPEN)
         _play_now(person, "Ana", bot_level="easy")
-        _first_round_open(_room_of(server, person))
+        _has_options(_room_of(server, person), FIRST_ROUND_OPEN)
         deadline = time.monotonic() + MATCH_SECONDS
         status = person.page.locator(".status")
         while not (status.get_attribute("data-mine") == "1" and status.get_attribute("data-phase") == "discard"):
@@ -578,8 +574,7 @@ def _chart_points(person: Person) -> int:
 def test_the_chart_outlives_a_reload_and_a_player_leaves_during_the_match(server: Running, browser: Any) -> None:
     person = Person(browser, server.base, DESKTOP)
     try:
-        person.open("/")
-        person.page.evaluate("localStorage.setItem('chinchon.form', JSON.stringify({options: {limit: 100}}))")
+        _keep_options(person, {"limit": 100})
         _play_now(person, "Ana", bot_level="easy", seats="2")
         deadline = time.monotonic() + MATCH_SECONDS
         while person.step() != "continue" or not person.visible("[data-action=last-deal]"):
@@ -694,10 +689,9 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
     try:
         # The person's turn below is a draw of the first deal, not a showdown after a bot's close: the cards are
         # dragged, and then the loop only draws.
-        person.open("/")
-        person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", FIRST_ROUND_OPEN)
+        _keep_options(person, FIRST_ROUND_OPEN)
         _play_now(person, "Ana", bot_level="easy", turn="30")
-        _first_round_open(_room_of(server, person))
+        _has_options(_room_of(server, person), FIRST_ROUND_OPEN)
         _a_persons_turn(person)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
@@ -877,10 +871,9 @@ def test_the_hand_stays_in_place_while_the_others_moves_come_in(server: Running,
     bea = Person(browser, server.base, PHONE)
     try:
         # The first mover may not close at its first turn (1.2% of deals would let it): its second move is a discard.
-        ana.open("/")
-        ana.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", FIRST_ROUND_OPEN)
+        _keep_options(ana, FIRST_ROUND_OPEN)
         link = _create_room(ana, "Ana", seats="2")
-        _first_round_open(server.manager.rooms[link.rsplit("/", 1)[1]])
+        _has_options(server.manager.rooms[link.rsplit("/", 1)[1]], FIRST_ROUND_OPEN)
         _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")
