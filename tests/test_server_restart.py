@@ -95,6 +95,27 @@ def start(db: str, folder: Path, port: int, number: int, level: str = "warning")
     return Process(popen, base, f"ws://127.0.0.1:{port}/ws", log)
 
 
+def children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is ``pid``, each as its number and start time (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append((int(stat.parent.name), fields[19]))
+    return found
+
+
+def running(process: tuple[int, str]) -> bool:
+    """Whether the process is still there (the same one: its number is not reused) and not a zombie."""
+    pid, started = process
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[19] == started and fields[0] != "Z"
+
+
 @contextlib.contextmanager
 def serving(db: str, folder: Path, port: int, number: int, level: str = "warning") -> Iterator[Process]:
     """A server process, killed on leaving if still running."""
@@ -370,8 +391,15 @@ def test_sigkill_mid_match_rebuilds_every_room(db: str, tmp_path: Path) -> None:
             return tables
 
         tables = asyncio.run(before())
+        helpers = children(first.popen.pid)
+        assert helpers, "the bots have played, in no worker process"
         first.popen.send_signal(signal.SIGKILL)
         assert first.popen.wait(30) == -signal.SIGKILL
+        # The bots' workers end with the server: a killed server leaves no process behind.
+        deadline = time.monotonic() + 20
+        while any(running(process) for process in helpers):
+            assert time.monotonic() < deadline, f"the killed server's processes live on: {helpers}"
+            time.sleep(0.1)
 
     with serving(db, tmp_path, port, 2) as second:
 

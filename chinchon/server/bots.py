@@ -11,9 +11,12 @@ import asyncio
 import copyreg
 import io
 import multiprocessing
+import multiprocessing.connection
+import os
 import pickle
 import random
 import secrets
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -67,6 +70,19 @@ def _think(payload: bytes) -> tuple[str, float]:
     return str(action), time.perf_counter() - started
 
 
+def _end_with_the_server() -> None:
+    """A worker's start: it ends when the server's process does, even a process killed outright (SIGKILL)."""
+    server = multiprocessing.parent_process()
+    if server is None:
+        return
+
+    def watch(sentinel: int) -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, args=(server.sentinel,), name="chinchon-bot-watch", daemon=True).start()
+
+
 class BotPool:
     """Runs bots' choices in worker processes (or threads, ``kind="thread"``)."""
 
@@ -81,7 +97,7 @@ class BotPool:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="chinchon-bot")
             else:
                 context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_end_with_the_server)
         return self._executor
 
     async def choose(
