@@ -18,6 +18,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from chinchon.server.app import create_app
+from chinchon.server.client import Client
 from chinchon.server.rooms import ServerSettings
 
 POSTGRES_VARIABLE = "CHINCHON_TEST_POSTGRES"
@@ -99,3 +100,27 @@ def running_server(db: str, **settings: Any) -> Iterator[Running]:
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+async def start_match(creator: Client, kind: str = "start", timeout: float = 20.0) -> dict[str, Any]:
+    """Send ``start`` (or ``rematch``) from the creator's client until the server takes it; the new match's first
+    view.
+
+    A message refused for the client's pace is sent again a second later, as a person would click again: a test's
+    client playing at full speed can spend its connection's allowance (20 messages a second) just before.
+    """
+    before = creator.view["match"] if creator.view is not None else None
+    while True:
+        at = len(creator.messages)
+        await creator.send({"type": kind})
+        answer = await creator.wait(
+            lambda m: (
+                m["type"] == "error" or (m["type"] == "view" and m["status"] == "playing" and m["match"] != before)
+            ),
+            at,
+            timeout,
+        )
+        if answer["type"] == "view":
+            return answer
+        assert answer["code"] == "rate_limited", answer
+        await asyncio.sleep(1)

@@ -34,7 +34,7 @@ from chinchon.server import rooms
 from chinchon.server.client import Client, create_room, join_room
 from chinchon.server.hub import Connection
 from chinchon.server.rooms import Manager, Room
-from tests.server_support import database_url, running_server
+from tests.server_support import database_url, running_server, start_match
 
 CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♦♥♠♣]")
 """A card as the server writes it (``7♥``, ``10♣``, ``J♦``), wherever it stands in a text."""
@@ -244,8 +244,8 @@ async def play_match(
     clients: list[Client], number: int, watcher: Client, index: int, tokens: list[str], rng: random.Random
 ) -> list[Client]:
     """Start match ``number`` and play it to its end; the clients (one may have left and come back)."""
-    await clients[0].send({"type": "start" if number == 1 else "rematch"})
-    started = await clients[0].wait(lambda m: m["type"] == "view" and m["match"] == number and m["status"] == "playing")
+    started = await start_match(clients[0], "start" if number == 1 else "rematch")
+    assert started["match"] == number
     assert (started["rules"]["limit"], started["rules"]["close_on_first_turn"]) == (LIMIT, False), started["rules"]
 
     async def play(client: Client) -> Client:

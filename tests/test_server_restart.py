@@ -26,7 +26,7 @@ import pytest
 
 from chinchon.record import replay
 from chinchon.server.client import Client, create_room, join_room
-from tests.server_support import database_url, free_port
+from tests.server_support import database_url, free_port, start_match
 
 FAST = {"preset": "fournier", "options": {"close_limit": 10, "limit": 20, "reentry": "once"}}
 """Rules that reach closes, showdowns and re-entry questions within a few deals."""
@@ -177,10 +177,7 @@ async def drive(table: Table, stop: Callable[[View], bool], rng: random.Random) 
     for _ in range(5000):
         client = await settled(table)
         if client is None:
-            creator = table.clients[0]
-            start_at = len(creator.messages)
-            await creator.send({"type": "rematch"})
-            await creator.wait(lambda m: m["type"] == "view" and m["status"] == "playing", start_at, WAIT)
+            await start_match(table.clients[0], "rematch", WAIT)
             continue
         assert client.view is not None
         if stop(client.view):
