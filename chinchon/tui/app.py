@@ -1113,7 +1113,7 @@ class ChinchonApp(App[None]):
         result = deal.result
         assert result is not None
         obs = session.observation()
-        face_down = session.own_face_down(number)
+        face_down: Card | None = None  # the player's own, if the player closed: the others' stay hidden
         laid_off: dict[int, list[Card]] = {}  # meld index → the cards others laid off on it
         laid_by: dict[tuple[int, int], list[Card]] = {}  # (seat, owner) → the cards seat laid off on owner's melds
         for who, text in deal.history:
@@ -1125,6 +1125,8 @@ class ChinchonApp(App[None]):
                 if index < len(result.table) and result.table[index].owner != who:
                     laid_off.setdefault(index, []).append(card)
                     laid_by.setdefault((who, result.table[index].owner), []).append(card)
+            elif verb == "close" and who == session.human:
+                face_down = Card.parse(rest.partition(" ")[0])
         rows = []
         for seat in deal.seats:
             melds = [

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from chinchon.actions import Action, Close, ReEnter, parse_action
+from chinchon.actions import Action, ReEnter
 from chinchon.bots import Bot, make_bot
 from chinchon.bots.showdown import own_showdown_choice
 from chinchon.cards import Card, parse_cards
@@ -186,18 +186,6 @@ class Session:
             if result is not None:
                 results.append(result)
         return results
-
-    def own_face_down(self, number: int) -> Card | None:
-        """The card the player put face down on closing deal ``number``, if the player closed it.
-
-        The others' face-down cards stay hidden, even once the deal is over.
-        """
-        for seat, text in self.match.deals[number - 1].observation(self.human).history:
-            if seat == self.human and text.startswith("close "):
-                action = parse_action(text)
-                if isinstance(action, Close):
-                    return action.discard
-        return None
 
     def human_to_move(self) -> bool:
         """Whether the match waits for the player."""
