@@ -8,7 +8,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
+from chinchon.rules import Rules
 from chinchon.server.app import create_app
 from chinchon.server.client import Client
 from chinchon.server.rooms import ServerSettings
@@ -100,6 +101,11 @@ def running_server(db: str, **settings: Any) -> Iterator[Running]:
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def has_options(rules: Rules, options: Mapping[str, object]) -> None:
+    """The rules have these options (a test that needs them cannot silently go back to chance)."""
+    assert {name: getattr(rules, name) for name in options} == dict(options), rules
 
 
 async def start_match(creator: Client, kind: str = "start", timeout: float = 20.0) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from chinchon.bots.registry import LEVELS
 from chinchon.rules import Rules
 from chinchon.server import client
 from chinchon.server.hub import Connection, frame
-from tests.server_support import Running, running_server
+from tests.server_support import Running, has_options, running_server
 from tests.test_server_leak import LeakWatch, cards_in
 
 CHROMIUM = Path(client.CHROMIUM)
@@ -219,11 +219,6 @@ def _keep_options(person: Person, options: dict[str, object]) -> None:
     person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", json.dumps({"options": options}))
 
 
-def _has_options(room: Any, options: dict[str, object]) -> None:
-    """The room's rules have these options (so that a test cannot silently go back to chance)."""
-    assert {name: getattr(room.rules, name) for name in options} == options, room.rules
-
-
 def _next_action(server: Running, person: Person, since: int) -> str:
     """The text of the first event of the person's seat (the room's one person) after event ``since``, once the
     server has it.
@@ -370,7 +365,7 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
     try:
         _keep_options(person, EVERYONE_PLAYS_TO_20)
         _play_now(person, "Ana", bot_level="easy", seats="2")
-        _has_options(_room_of(server, person), EVERYONE_PLAYS_TO_20)
+        has_options(_room_of(server, person).rules, EVERYONE_PLAYS_TO_20)
         width = person.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the table scrolls sideways: {width} px"
         done: list[str] = []
@@ -425,7 +420,7 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
         _keep_options(person, EVERYONE_PLAYS_TO_20)
         _play_now(person, "Ana", bot_level="easy", seats="2")
         room = _room_of(server, person)
-        _has_options(room, EVERYONE_PLAYS_TO_20)
+        has_options(room.rules, EVERYONE_PLAYS_TO_20)
         deadline = time.monotonic() + MATCH_SECONDS
         while person.step() != "over":
             assert time.monotonic() < deadline, f"the match did not end in {MATCH_SECONDS} s"
@@ -490,7 +485,7 @@ def test_two_people_and_a_bot_play_a_whole_match_in_two_browsers(server: Running
     try:
         _keep_options(ana, EVERYONE_PLAYS_TO_20)
         link = _create_room(ana, "Ana", seats="3", bot_level="easy")
-        _has_options(server.manager.rooms[link.rsplit("/", 1)[1]], EVERYONE_PLAYS_TO_20)
+        has_options(server.manager.rooms[link.rsplit("/", 1)[1]].rules, EVERYONE_PLAYS_TO_20)
         _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")
@@ -533,7 +528,7 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
         # The loop below plays only a draw: the person's first decision must be one.
         _keep_options(person, FIRST_ROUND_OPEN)
         _play_now(person, "Ana", bot_level="easy")
-        _has_options(_room_of(server, person), FIRST_ROUND_OPEN)
+        has_options(_room_of(server, person).rules, FIRST_ROUND_OPEN)
         deadline = time.monotonic() + MATCH_SECONDS
         status = person.page.locator(".status")
         while not (status.get_attribute("data-mine") == "1" and status.get_attribute("data-phase") == "discard"):
@@ -691,7 +686,7 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
         # dragged, and then the loop only draws.
         _keep_options(person, FIRST_ROUND_OPEN)
         _play_now(person, "Ana", bot_level="easy", turn="30")
-        _has_options(_room_of(server, person), FIRST_ROUND_OPEN)
+        has_options(_room_of(server, person).rules, FIRST_ROUND_OPEN)
         _a_persons_turn(person)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
@@ -873,7 +868,7 @@ def test_the_hand_stays_in_place_while_the_others_moves_come_in(server: Running,
         # The first mover may not close at its first turn (1.2% of deals would let it): its second move is a discard.
         _keep_options(ana, FIRST_ROUND_OPEN)
         link = _create_room(ana, "Ana", seats="2")
-        _has_options(server.manager.rooms[link.rsplit("/", 1)[1]], FIRST_ROUND_OPEN)
+        has_options(server.manager.rooms[link.rsplit("/", 1)[1]].rules, FIRST_ROUND_OPEN)
         _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
         ana.page.click("[data-action=start]")

@@ -28,7 +28,7 @@ import pytest
 import websockets
 
 from chinchon.server.client import Client, create_room, join_room
-from tests.server_support import Running, database_url, running_server
+from tests.server_support import Running, database_url, has_options, running_server
 from tests.test_server_leak import Player
 
 SEED = 26
@@ -323,13 +323,11 @@ def test_a_fuzzed_server_stays_well_and_every_room_plays_on(tmp_path: Path, erro
             for preset in PRESETS:
                 # Only the fuzzing seat acts during the fuzz, in its first turn at most: as nobody may close in the
                 # first round, it cannot end a deal (nor the match, with the others' loose points past 30).
+                options = {"limit": 30, "close_on_first_turn": False}
                 created = await create_room(
-                    server.base,
-                    name="Ana",
-                    seats=3,
-                    rules={"preset": preset, "options": {"limit": 30, "close_on_first_turn": False}},
+                    server.base, name="Ana", seats=3, rules={"preset": preset, "options": options}
                 )
-                assert not server.manager.rooms[created["code"]].rules.close_on_first_turn
+                has_options(server.manager.rooms[created["code"]].rules, options)
                 tokens = [created["token"]]
                 for name in ("Bea", "Fuzz"):
                     tokens.append((await join_room(server.base, created["code"], name))["token"])
