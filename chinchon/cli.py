@@ -22,6 +22,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
+from chinchon.bots.levels import LADDER, RETIRED
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
 from chinchon.i18n import _, cannot_close_reason, for_terminal, is_rtl, ngettext, set_language, translate_error
@@ -535,7 +536,7 @@ def replay(
 def arena(
     bots: Annotated[
         str | None,
-        typer.Option("--bots", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,easy."),
+        typer.Option("--bots", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,beginner."),
     ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Seats at each table.")] = 2,
     matches: Annotated[
@@ -682,6 +683,17 @@ def rules_command(
 # -- chinchon play -----------------------------------------------------------------
 
 
+def _levels_help() -> str:
+    """The help of ``play --bots``: the levels, weakest first, each with how it plays."""
+    levels = " ".join(f"{level.name}: {level.description}" for level in LADDER)
+    retired = ", ".join(RETIRED)
+    return (
+        "A bot level per opponent, comma-separated; one level plays every opponent (default: strong)."
+        f" The levels, weakest first, each winning about two matches in three against the one before: {levels}"
+        f" The names of the old levels ({retired}) play as the level nearest them; any arena bot plays too."
+    )
+
+
 @app.command(short_help="Play a match against bots in the terminal.")
 def play(
     players: Annotated[
@@ -694,8 +706,7 @@ def play(
         str | None,
         typer.Option(
             "--bots",
-            help="A bot level per opponent, comma-separated: easy, medium, hard, expert (or any arena bot);"
-            " one level plays every opponent.",
+            help=_levels_help(),
         ),
     ] = None,
     rules: Annotated[
@@ -756,7 +767,7 @@ def play(
             )
         )
     if not levels:
-        levels = ["medium"]
+        levels = ["strong"]
     if len(levels) == 1:
         levels = levels * (players - 1)
     if len(levels) != players - 1:

@@ -86,7 +86,7 @@ def test_the_creator_starts_and_open_seats_get_bots_of_the_level(db: str) -> Non
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=4, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=4, bot_level="beginner")
             joined = await join_room(server.base, room["code"], "Bea")
             ana = await seated(server, room["code"], room["token"])
             bea = await seated(server, room["code"], joined["token"])
@@ -100,8 +100,8 @@ def test_the_creator_starts_and_open_seats_get_bots_of_the_level(db: str) -> Non
             assert kinds == [
                 ("person", None, "connected"),
                 ("person", None, "connected"),
-                ("bot", "easy", "bot"),
-                ("bot", "easy", "bot"),
+                ("bot", "beginner", "bot"),
+                ("bot", "beginner", "bot"),
             ]
             assert view["game"]["hand"] and len(view["game"]["hand_sizes"]) == 4
             at = len(ana.messages)
@@ -118,7 +118,7 @@ def test_an_away_seat_counts_down_then_a_bot_plays_it_until_its_person_comes_bac
     with running_server(db, grace=1.5) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner")
             joined = await join_room(server.base, room["code"], "Bea")
             ana = await seated(server, room["code"], room["token"])
             bea = await seated(server, room["code"], joined["token"])
@@ -181,7 +181,7 @@ def test_a_seat_out_of_time_has_its_turn_played_by_its_bot(db: str) -> None:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy", turn_seconds=5)
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner", turn_seconds=5)
             ana = await seated(server, room["code"], room["token"])
             await start(ana)
             await ana.wait(lambda _m: ana.my_turn(), 0, WAIT)
@@ -206,7 +206,7 @@ def test_a_turn_has_one_timer_from_the_draw_to_the_discard(db: str) -> None:
         async def run() -> None:
             # Ana's first turn is a draw: the bot, if it moves first, may not close the deal and leave her a showdown.
             room = await create_room(
-                server.base, name="Ana", seats=2, bot_level="easy", turn_seconds=5, rules=FIRST_ROUND_OPEN
+                server.base, name="Ana", seats=2, bot_level="beginner", turn_seconds=5, rules=FIRST_ROUND_OPEN
             )
             ana = await seated(server, room["code"], room["token"])
             live = server.manager.rooms[room["code"]]
@@ -239,7 +239,7 @@ def test_a_room_with_nobody_left_is_closed_kept_and_reopened_by_a_token(db: str)
     with running_server(db, grace=1) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             ana = await seated(server, code, room["token"])
@@ -295,7 +295,7 @@ def test_a_rematch_in_the_same_room_and_the_record_of_the_match(db: str) -> None
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy", rules=SHORT)
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner", rules=SHORT)
             code = room["code"]
             has_options(server.manager.rooms[code].rules, SHORT["options"])
             ana = await seated(server, code, room["token"])
@@ -334,7 +334,7 @@ def test_leave_opens_the_seat_while_waiting_and_gives_it_to_a_bot_in_a_match(db:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             ana = await seated(server, code, room["token"])
@@ -376,7 +376,7 @@ def test_the_creator_kicks_a_player_whose_token_then_holds_nothing(db: str) -> N
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             cid_joined = await join_room(server.base, code, "Cid")
@@ -414,7 +414,7 @@ def test_two_actions_sent_at_once_never_interleave(db: str) -> None:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             # Ana twice (two devices on one token), and Bea.
@@ -472,8 +472,8 @@ def test_a_slow_bot_thinks_off_the_event_loop(db: str, monkeypatch: pytest.Monke
     with running_server(db, bot_deadline=WAIT * 2) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
-            other = await create_room(server.base, name="Bea", seats=2, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner")
+            other = await create_room(server.base, name="Bea", seats=2, bot_level="beginner")
             ana = await seated(server, room["code"], room["token"])
             bea = await seated(server, other["code"], other["token"])
             await start(ana)
@@ -503,7 +503,7 @@ def test_a_returning_client_gets_the_events_it_missed_or_else_the_whole_view(db:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=4, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=4, bot_level="beginner")
             code = room["code"]
             ana = await seated(server, code, room["token"])
             await start(ana)
@@ -570,7 +570,7 @@ def test_logs_carry_no_token_and_json_logs_are_one_object_a_line(
         setup_logging("debug", as_json=True)
 
         async def run() -> list[str]:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             ana = await seated(server, code, room["token"])
@@ -606,7 +606,7 @@ def test_a_person_back_just_as_the_room_closes_keeps_it_open(db: str) -> None:
     with running_server(db, grace=1) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner")
             code = room["code"]
             ana = await seated(server, code, room["token"])
             await start(ana)
@@ -653,7 +653,7 @@ def test_the_creator_leaving_a_waiting_room_hands_it_on(db: str) -> None:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             bea_joined = await join_room(server.base, code, "Bea")
             cid_joined = await join_room(server.base, code, "Cid")

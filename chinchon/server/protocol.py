@@ -80,7 +80,7 @@ class CreateRoom(_Message):
     name: str
     rules: RulesChoice | None = None
     seats: int = Field(default=2, ge=2, le=8)
-    bot_level: str = "medium"
+    bot_level: str = "strong"
     public: bool = True
     turn_seconds: float | None = Field(default=None, ge=5, le=600)
     lang: str | None = Field(default=None, max_length=8)

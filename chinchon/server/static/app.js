@@ -2,7 +2,7 @@
 
 import { patch } from "./dom.js";
 import { _, applyLanguage, browserLanguage, loadLanguage } from "./i18n.js";
-import { render, legal } from "./render.js";
+import { render, legal, currentLevel } from "./render.js";
 import { cardKey } from "./cards.js";
 
 const saved = {
@@ -35,7 +35,7 @@ const state = {
   name: saved.get("name", ""),
   lang: saved.get("lang", null) || browserLanguage(),
   fourColour: saved.get("fourColour", false),
-  form: { preset: "fournier", seats: 2, bot_level: "medium", public: true, turn: "", limit: "", ...saved.get("form", {}) },
+  form: { preset: "fournier", seats: 2, bot_level: "strong", public: true, turn: "", limit: "", ...saved.get("form", {}) },
   joinCode: "",
   lobby: [],
   lobbyChat: [],
@@ -63,6 +63,7 @@ const state = {
   totalsMatch: null,
   clockSkew: 0,
 };
+state.form.bot_level = currentLevel(state.form.bot_level);  // a form saved with an old level's name
 
 // -- drawing ---------------------------------------------------------------------------------
 
