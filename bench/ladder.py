@@ -4,8 +4,10 @@ Every row is one arena run (``chinchon arena``, duplicate boards, the same
 seed for every row): with two players a level against the level below it;
 with four, a level against three of the level below (a fair share is 25%).
 A row gives the upper level's win rate with its Wilson 95% interval, the
-points a hand each side added to its total (lower is better) and the
-command that plays the row again. The output is the Markdown table of
+points a hand each side added to its total (lower is better), whether it
+makes a step (:func:`band`: 60% to 75% with two players, 33% to 50% with
+four; "none" when the interval reaches down to a fair share) and the command
+that plays the row again. The output is the Markdown table of
 ``docs/strength.md``; ``--update`` writes it there, between the lines
 ``<!-- ladder: begin -->`` and ``<!-- ladder: end -->``.
 
@@ -38,9 +40,18 @@ from chinchon.rules import Rules
 
 BEGIN = "<!-- ladder: begin -->"
 END = "<!-- ladder: end -->"
-BAND = (0.60, 0.75)
-"""The win rate of a level against the level below that makes a step, with two players."""
-FAIR = {2: 0.5, 4: 0.25}
+ODDS = (1.5, 3.0)
+"""How many times as likely as a seat of the level below to win a match a level must be, to make a step.
+
+With two players that is a win rate of 60% to 75%; with four (against three
+of the level below, a seat winning in proportion to its odds) 33% to 50%.
+"""
+
+
+def band(players: int) -> tuple[float, float]:
+    """The win rates of a level against ``players - 1`` seats of the level below that make a step."""
+    low, high = ODDS
+    return low / (low + players - 1), high / (high + players - 1)
 
 
 @dataclass(frozen=True)
@@ -63,16 +74,11 @@ class Row:
 
     @property
     def verdict(self) -> str:
-        """Whether the row makes a step: in the band (two players), above the fair share (four)."""
-        low, high = self.interval
-        if self.players == 2:
-            if BAND[0] <= self.rate <= BAND[1]:
-                return "step"
-            return "too small" if self.rate < BAND[0] else "too large"
-        fair = FAIR[self.players]
-        if low > fair:
-            return "above 25%"
-        return "not above 25%" if high > fair else "below 25%"
+        """Whether the row makes a step: its win rate in the :func:`band`, or too small or too large a step."""
+        low, high = band(self.players)
+        if self.rate < low:
+            return "too small" if self.interval[0] > 1 / self.players else "**none**"
+        return "step" if self.rate <= high else "too large"
 
 
 def measure(preset: str, players: int, upper: str, lower: str, boards: int, seed: int, jobs: int) -> ArenaReport:

@@ -39,27 +39,30 @@ LADDER: tuple[Level, ...] = (
         "beginner",
         "human:plan=false,high=1,pile=0.7,close=3,layoffs=0.25,memory=0",
         N_(
-            "Keeps its high cards, often overlooks the discard pile, closes late, misses most lay-offs"
+            "Keeps its high cards, overlooks the discard pile one turn in three, closes late, misses most lay-offs"
             " and forgets what was thrown."
         ),
     ),
     Level(
         "casual",
-        "human:plan=false,high=0.5,pile=0.75,close=3,layoffs=0.5",
+        "human:plan=false,high=0.5,pile=0.7,close=3,layoffs=0.5",
         N_(
-            "Often keeps its high cards, sometimes overlooks the discard pile, closes late"
+            "Keeps its high cards half the time, overlooks the discard pile one turn in three, closes late"
             " and misses half the lay-offs."
         ),
     ),
     Level(
         "regular",
-        "human:plan=false,pile=0.75,close=4,layoffs=0.5",
-        N_("Throws its high cards, but sometimes overlooks the discard pile and misses half the lay-offs."),
+        "human:plan=false,pile=0.7,close=3,layoffs=0.5",
+        N_(
+            "Throws its high cards, but overlooks the discard pile one turn in three, closes late"
+            " and misses half the lay-offs."
+        ),
     ),
     Level(
         "skilled",
-        "human:plan=false,close=4",
-        N_("Sees every card on the table but does not think a draw ahead; closes with 4 points or fewer."),
+        "human:plan=false,close=3",
+        N_("Sees every card on the table but does not think a draw ahead; closes late, with 3 points or fewer."),
     ),
     Level(
         "strong",

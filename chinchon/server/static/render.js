@@ -34,10 +34,10 @@ function levelName(level) {
 /** How a level plays, in a line (the same messages as chinchon.bots.levels). */
 function levelDescription(level) {
   const lines = {
-    beginner: _("Keeps its high cards, often overlooks the discard pile, closes late, misses most lay-offs and forgets what was thrown."),
-    casual: _("Often keeps its high cards, sometimes overlooks the discard pile, closes late and misses half the lay-offs."),
-    regular: _("Throws its high cards, but sometimes overlooks the discard pile and misses half the lay-offs."),
-    skilled: _("Sees every card on the table but does not think a draw ahead; closes with 4 points or fewer."),
+    beginner: _("Keeps its high cards, overlooks the discard pile one turn in three, closes late, misses most lay-offs and forgets what was thrown."),
+    casual: _("Keeps its high cards half the time, overlooks the discard pile one turn in three, closes late and misses half the lay-offs."),
+    regular: _("Throws its high cards, but overlooks the discard pile one turn in three, closes late and misses half the lay-offs."),
+    skilled: _("Sees every card on the table but does not think a draw ahead; closes late, with 3 points or fewer."),
     strong: _("Weighs each discard against the next draw, watches what you collect and picks its moment to close."),
   };
   return lines[level] || "";
