@@ -11,9 +11,12 @@ that plays the row again. The output is the Markdown table of
 ``docs/strength.md``; ``--update`` writes it there, between the lines
 ``<!-- ladder: begin -->`` and ``<!-- ladder: end -->``.
 
-Run (about two hours on two busy cores)::
+The two-player ``fournier`` rows, where the levels were tuned, play 150
+boards (300 matches) by default, the other two-player rows 100 (200
+matches) and the four-player rows 40 (160 matches). Run (hours on two busy
+cores)::
 
-    nice -n 10 python bench/ladder.py --jobs 2 --update docs/strength.md
+    nice -n 10 python bench/ladder.py --jobs 2 --json runs --update docs/strength.md
 
 ``--presets``, ``--players`` and ``--pairs`` (the upper levels' names)
 measure a part of it; ``--json DIR`` keeps each run's arena report there
@@ -148,8 +151,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--presets", default=",".join(Rules.presets()), help="comma-separated presets")
     parser.add_argument("--players", default="2,4", help="comma-separated player counts")
     parser.add_argument("--pairs", default="", help="the upper levels to measure, comma-separated (default: all)")
-    parser.add_argument("--boards", type=int, default=200, help="boards of a two-player row (2 matches each)")
-    parser.add_argument("--boards4", type=int, default=75, help="boards of a four-player row (4 matches each)")
+    parser.add_argument(
+        "--main-boards",
+        type=int,
+        default=150,
+        help="boards of a two-player fournier row, the steps tuned (2 matches each)",
+    )
+    parser.add_argument("--boards", type=int, default=100, help="boards of another two-player row (2 matches each)")
+    parser.add_argument(
+        "--boards4", type=int, default=40, help="boards of a row with more players (4 matches each at four)"
+    )
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", type=Path, help="a folder to keep each run's arena report in")
@@ -165,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for preset in args.presets.split(","):
             for upper in uppers:
                 lower = names[names.index(upper) - 1]
-                boards = args.boards if players == 2 else args.boards4
+                boards = args.boards4 if players != 2 else args.main_boards if preset == "fournier" else args.boards
                 bots = hashlib.sha256(f"{LEVELS[upper]} {LEVELS[lower]}".encode()).hexdigest()[:8]
                 name = f"{players}p-{preset}-{upper}-{lower}-{boards}-{args.seed}-{bots}.json"
                 kept = args.json / name if args.json else None

@@ -2,8 +2,8 @@
 
 Each knob is one habit a person learning the game has, and all of them at
 their defaults play exactly as ``greedy`` does (``plan``) or as ``simple``
-does (``plan=false``): the levels of :data:`chinchon.bots.registry.LEVELS`
-are this bot with some habits on.
+does (``plan=false``): the levels below the top of
+:data:`chinchon.bots.levels.LADDER` are this bot with some habits on.
 
 - ``pile=P`` overlooks the discard pile: it looks at the pile's top card on
   a turn with the chance ``P`` (0: never, it always draws from the stock),
@@ -15,12 +15,14 @@ are this bot with some habits on.
   card, as ``simple`` does, and closes as soon as it may; with ``plan`` it
   chooses its discard and when to close as ``greedy`` does.
 - ``close=N`` closes late: only with ``N`` loose points or fewer (0: only a
-  close with every card matched), never with more even when the rules allow it.
+  close with every card matched), never with more even when the rules allow
+  it (by default, with whatever the rules allow).
 - ``layoffs=P`` misses lay-offs: it sees each lay-off it could make with the
   chance ``P`` (0: never lays off), and passes when it does not.
 - ``memory=N`` forgets what was discarded: of the cards under the top of the
   discard pile it remembers the last ``N`` thrown and counts the others as
-  cards still to come when it weighs its hand and its draws.
+  cards still to come when it weighs its draws (``plan``) or the partners of
+  its cards (``high``); by default it remembers them all.
 
 The chances come from the ``rng`` the bot is given, so a level plays the
 same for a seed. Its showdown and re-entry are those of the bot it plays
@@ -42,10 +44,10 @@ from chinchon.melds import best_arrangement
 from chinchon.observation import Observation
 from chinchon.rules import Rules
 
-__all__ = ["ALL", "HumanBot", "loose_points_after", "partners", "remembered_unseen"]
+__all__ = ["UNLIMITED", "HumanBot", "loose_points_after", "partners", "remembered_unseen"]
 
-ALL = 1_000
-"""A memory that holds every discard of a deal (the default of ``memory``)."""
+UNLIMITED = 1_000
+"""The default of ``close`` and ``memory``: more loose points than a close allows, more cards than a pile holds."""
 
 
 def partners(card: Card, hand: Sequence[Card], rules: Rules, unseen: Counter[Card]) -> int:
@@ -115,9 +117,9 @@ class HumanBot(Bot):
         pile: float = 1.0,
         high: float = 0.0,
         plan: bool = True,
-        close: int = 99,
+        close: int = UNLIMITED,
         layoffs: float = 1.0,
-        memory: int = ALL,
+        memory: int = UNLIMITED,
     ) -> None:
         self.pile = number("pile", pile, 0, 1)
         self.high = number("high", high, 0, 1)
