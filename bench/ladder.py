@@ -13,7 +13,7 @@ that plays the row again. The output is the Markdown table of
 
 The two-player ``fournier`` rows, where the levels were tuned, play 150
 boards (300 matches) by default, the other two-player rows 100 (200
-matches) and the four-player rows 40 (160 matches). Run (hours on two busy
+matches) and the four-player rows 25 (100 matches). Run (hours on two busy
 cores)::
 
     nice -n 10 python bench/ladder.py --jobs 2 --json runs --update docs/strength.md
@@ -22,7 +22,8 @@ cores)::
 measure a part of it; ``--json DIR`` keeps each run's arena report there
 (for ``scripts/compare_runs.py``) and reads a run from there instead of
 playing it again when one of the same levels, boards and seed is there: an
-interrupted ladder resumes.
+interrupted ladder resumes. ``--kept-only`` plays nothing: it makes the
+table of the runs kept there and lists the rows still to measure.
 """
 
 from __future__ import annotations
@@ -159,19 +160,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--boards", type=int, default=100, help="boards of another two-player row (2 matches each)")
     parser.add_argument(
-        "--boards4", type=int, default=40, help="boards of a row with more players (4 matches each at four)"
+        "--boards4", type=int, default=25, help="boards of a row with more players (4 matches each at four)"
     )
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", type=Path, help="a folder to keep each run's arena report in")
     parser.add_argument("--update", type=Path, help="write the table into this Markdown file, between the markers")
+    parser.add_argument(
+        "--kept-only",
+        action="store_true",
+        help="play nothing: the table of the runs kept in --json, and what is missing",
+    )
     args = parser.parse_args(argv)
     names = [level.name for level in LADDER]
     uppers = [name for name in args.pairs.split(",") if name] or names[1:]
     for name in uppers:
         if name not in names[1:]:
             parser.error(f"--pairs: {name!r} is not a level above the first; levels: {', '.join(names)}")
+    if args.kept_only and args.json is None:
+        parser.error("--kept-only reads the runs kept in --json")
     rows: list[Row] = []
+    missing: list[str] = []
     for players in (int(p) for p in args.players.split(",")):
         for preset in args.presets.split(","):
             for upper in uppers:
@@ -182,6 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 kept = args.json / name if args.json else None
                 if kept is not None and kept.exists():
                     report = json.loads(kept.read_text(encoding="utf-8"))
+                elif args.kept_only:
+                    missing.append(f"{players} players, `{preset}`, `{upper}` vs `{lower}`")
+                    continue
                 else:
                     report = measure(preset, players, upper, lower, boards, args.seed, args.jobs).to_dict()
                     if kept is not None:
@@ -197,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     flush=True,
                 )
     text = table(rows)
+    if missing:
+        text += "\n\nNot measured: " + "; ".join(missing) + "."
     if args.update is not None:
         update(args.update, text)
     print(text)
