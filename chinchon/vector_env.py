@@ -486,7 +486,7 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
             EnvError: step before reset, or the actions do not fit.
         """
         if not self._started or self.closed:
-            raise EnvError(N_("call reset() before step()"))
+            raise EnvError(N_("call reset() before playing"))
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise EnvError(
@@ -520,6 +520,23 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
                 {},
             )
         return {"observation": b.observation, "action_mask": b.action_mask}, b.reward, b.terminated, b.truncated, {}
+
+    def match(self, game: int) -> Match:
+        """The :class:`~chinchon.match.Match` game number ``game`` is playing (for its record, say).
+
+        Raises:
+            EnvError: the games are in worker processes, or before :meth:`reset`, or no such game.
+        """
+        if self._games is None:
+            raise EnvError(N_("the matches are in the worker processes: make the environment with workers=0"))
+        if not isinstance(game, int) or not 0 <= game < self.num_envs:
+            raise EnvError(
+                N_("game: expected a number from 0 to {last}, got {value}"), last=self.num_envs - 1, value=repr(game)
+            )
+        match = self._games.games[game].match
+        if match is None:
+            raise EnvError(N_("call reset() before playing"))
+        return match
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Every learner's legal actions, as booleans ``(num_envs, actions)``."""
