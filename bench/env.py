@@ -18,9 +18,12 @@ Random legal play, 2 players, ``fournier`` rules, episodes cut at
   in between are not counted; ``actions/s`` counts every seat's).
 
 Each configuration runs ``--seconds`` of wall-clock time, ``--repeat`` times,
-interleaved with the others; the table gives the median and the ratio to
-RLCard's median of the same run. The machine may be shared: compare the
-ratios, not the absolute figures, between runs. ``--profile`` prints where
+interleaved with the others; the table gives the medians of steps per
+second of wall-clock time and per second of CPU time (this process's and
+its workers', read from ``/proc``), each with its ratio to RLCard's median
+of the same run. On a shared machine the CPU-time figures move less; the
+wall-clock ones are what two processes gain. Compare ratios, not absolute
+figures, between runs. ``--profile`` prints where
 a step's time goes (cProfile, cumulative shares) for ``raw_env`` and for
 the vector environment.
 
@@ -32,6 +35,8 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import math
+import os
 import pstats
 import statistics
 import sys
@@ -127,19 +132,43 @@ def vector_runner(games: int, workers: int, max_turns: int, seed: int, opponents
         return steps, steps
 
     run.close = vector.close  # type: ignore[attr-defined]
+    run.pids = [process.pid for process in vector._processes]  # type: ignore[attr-defined]
     return run
 
 
-def measure(configs: dict[str, Runner], seconds: float, repeat: int) -> dict[str, list[float]]:
-    rates: dict[str, list[float]] = {name: [] for name in configs}
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of this process and of the processes ``pids`` (Linux: from /proc), in seconds."""
+    total = time.process_time()
+    ticks = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(") ", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+        except (OSError, IndexError, ValueError):
+            return math.nan
+    return total
+
+
+Rates = dict[str, list[float]]
+
+
+def measure(configs: dict[str, Runner], seconds: float, repeat: int) -> tuple[Rates, Rates]:
+    """Steps per second of wall-clock time, and per second of CPU time (of every process taking part)."""
+    rates: Rates = {name: [] for name in configs}
+    cpu_rates: Rates = {name: [] for name in configs}
     for round_ in range(repeat):
         for name, run in configs.items():
+            pids = getattr(run, "pids", [])
+            cpu = cpu_seconds(pids)
             start = time.perf_counter()
             steps, _actions = run(seconds)
             rate = steps / (time.perf_counter() - start)
+            cpu_rate = steps / (cpu_seconds(pids) - cpu)
             rates[name].append(rate)
-            print(f"  round {round_ + 1}: {name:40} {rate:10,.0f} steps/s", flush=True)
-    return rates
+            cpu_rates[name].append(cpu_rate)
+            print(f"  round {round_ + 1}: {name:40} {rate:10,.0f} steps/s {cpu_rate:10,.0f} per CPU-s", flush=True)
+    return rates, cpu_rates
 
 
 def profile(name: str, run: Runner, seconds: float) -> None:
@@ -205,14 +234,18 @@ def main() -> None:
         for workers in (0, 2):
             label = "1 process" if workers == 0 else "2 processes"
             configs[f"vector N={games}, {label}"] = vector_runner(games, workers, turns, seed)
-    rates = measure(configs, args.seconds, args.repeat)
-    base = statistics.median(rates["RLCard gin-rummy"]) if "RLCard gin-rummy" in rates else None
+    rates, cpu_rates = measure(configs, args.seconds, args.repeat)
+    rlcard = "RLCard gin-rummy"
+    base = statistics.median(rates[rlcard]) if rlcard in rates else None
+    cpu_base = statistics.median(cpu_rates[rlcard]) if rlcard in rates else None
     print(f"\nmedians of {args.repeat} rounds of {args.seconds:g} s (2 players, random legal play, cut at {turns}):")
-    print(f"  {'configuration':40} {'steps/s':>10} {'÷ RLCard':>9}")
-    for name, values in rates.items():
-        median = statistics.median(values)
+    print(f"  {'configuration':40} {'steps/s':>10} {'÷ RLCard':>9} {'per CPU-s':>10} {'÷ RLCard':>9}")
+    for name in rates:
+        median = statistics.median(rates[name])
+        cpu_median = statistics.median(cpu_rates[name])
         ratio = f"{median / base:9.2f}" if base else f"{'n/a':>9}"
-        print(f"  {name:40} {median:10,.0f} {ratio}")
+        cpu_ratio = f"{cpu_median / cpu_base:9.2f}" if cpu_base else f"{'n/a':>9}"
+        print(f"  {name:40} {median:10,.0f} {ratio} {cpu_median:10,.0f} {cpu_ratio}")
     for run in configs.values():
         close = getattr(run, "close", None)
         if close is not None:

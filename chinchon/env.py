@@ -233,7 +233,16 @@ def _numbered(actions: Iterable[Action]) -> dict[int, Action]:
     """Legal actions by number: the first close of a discard (the best arrangement), the first show."""
     numbered: dict[int, Action] = {}
     for action in actions:
-        numbered.setdefault(action_index(action), action)
+        kind = type(action)
+        # action_index, its two commonest cases written out: this runs for every legal action at every step.
+        if kind is Discard:
+            index = DISCARD + card_kind(cast(Discard, action).card)
+        elif kind is Draw:
+            index = DRAW_STOCK if cast(Draw, action).source == "stock" else DRAW_DISCARD
+        else:
+            index = action_index(action)
+        if index not in numbered:
+            numbered[index] = action
     return numbered
 
 
@@ -945,9 +954,7 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         match = self._match()
         if not match.over and self._seat_of[agent] == match.to_move:
             size = self._size
-            for index in self._mover_legal():
-                if index < size:
-                    mask[index] = 1
+            mask[[index for index in self._mover_legal() if index < size]] = 1
         return mask
 
     def step(self, action: ActionNumber) -> None:
@@ -972,7 +979,7 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         if not self.interactive_showdown and not match.over and not match.reentry_pending:
             match.resolve_showdown()
         self._changed()
-        self._score(match)
+        self._score(match, type(move) is ReEnter)
         if self.max_turns is not None and self.turns >= self.max_turns and not match.over:
             self._cut_short = True
             for other in self.agents:
@@ -985,12 +992,16 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         if self.render_mode == "human":
             self.render()
 
-    def _score(self, match: Match) -> None:
+    def _score(self, match: Match, decided: bool) -> None:
+        """Rewards and terminations after an action (``decided``: a re-entry decision)."""
+        hands = len(match.results)
+        if hands == self._results and not match.over and not decided:
+            return  # a seat leaves the match only at the end of a hand or by declining re-entry
         if self.reward == "hand":
             for result in match.results[self._results :]:
                 for agent in self.agents:
                     self.rewards[agent] += float(-result.points[self._seat_of[agent]])
-        self._results = len(match.results)
+        self._results = hands
         playing = set(match.active) | set(match.reentry_pending) | set(match.deal.seats)
         for agent in self.agents:
             if self.terminations[agent] or self.truncations[agent]:
