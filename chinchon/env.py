@@ -579,7 +579,13 @@ class SeatEncoder:
         self._public(obs, scores, to_move, pending)
         return self.vector
 
-    # -- what changed: today found by comparing the parts of two observations ----------------
+    # -- what changed ------------------------------------------------------------------------
+    # The vector changes only through _move/_replace (cards leaving and entering one card block: the hand,
+    # the pile, a seat's known cards, the table), _discard (discards added) and _public (the seat blocks,
+    # phase and stock), each also noting the kinds whose unseen count must be recounted. Today _cards finds
+    # what changed by comparing an observation's parts with the last one's. Fed the engine's events, one
+    # method taking an event (a draw, a discard, a close, a lay-off, a rebuilt stock, a deal's end) calls
+    # the same three instead, and _cards goes.
 
     def _cards(self, obs: Observation) -> None:
         changed: list[int] = []
