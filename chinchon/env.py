@@ -846,6 +846,8 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         """The seed of the current match."""
         self._results = 0
         self._cut_short = False
+        self._rewarded = True
+        """Whether rewards or ends were given since the rewards were last cleared (PettingZoo's helpers run then)."""
         self.match: Match | None = None
         self.turns = 0
         self.agents = []
@@ -899,6 +901,7 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         self.turns = 0
         self._results = 0
         self._cut_short = False
+        self._rewarded = True
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -947,9 +950,11 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
             return encoder.observe(view)
         match = self._match()
         # The deal's observation is the costly part: the match's part (totals, re-entries) is added here.
-        return encoder._observe(
-            match.deal.observation(seat), len(match.deals), match.scores, match.to_move, match.reentry_pending
-        )
+        view = match.deal.observation(seat)
+        pending = match.reentry_pending
+        if self._legal is None and not pending and view.legal_actions:
+            self._legal = _numbered(view.legal_actions)  # the mover's: the mask needs them next
+        return encoder._observe(view, len(match.deals), match.scores, match.to_move, pending)
 
     def mask(self, agent: str) -> Mask:
         """An agent's legal actions (see :func:`action_mask`); none once its episode has ended."""
@@ -979,7 +984,9 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         if move is None:
             raise IllegalAction(N_("action {index} is not legal for {agent} here"), index=action, agent=agent)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
         match.apply(move)
         self.turns += 1
         if not self.interactive_showdown and not match.over and not match.reentry_pending:
@@ -987,14 +994,16 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         self._changed()
         self._score(match, type(move) is ReEnter)
         if self.max_turns is not None and self.turns >= self.max_turns and not match.over:
-            self._cut_short = True
+            self._cut_short = self._rewarded = True
             for other in self.agents:
                 if not self.terminations[other]:
                     self.truncations[other] = True
         if not match.over:
             self.agent_selection = self._mover()
-        self._accumulate_rewards()
-        self._deads_step_first()
+        # Rewards and ends come only with the end of a hand, a re-entry decision or a cut: not at most steps.
+        if self._rewarded:
+            self._accumulate_rewards()
+            self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
@@ -1003,6 +1012,7 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         hands = len(match.results)
         if hands == self._results and not match.over and not decided:
             return  # a seat leaves the match only at the end of a hand or by declining re-entry
+        self._rewarded = True
         if self.reward == "hand":
             for result in match.results[self._results :]:
                 for agent in self.agents:

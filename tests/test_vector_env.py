@@ -220,3 +220,18 @@ def alive(pid: int) -> bool:
         except ProcessLookupError:
             return False
         return True
+
+
+def test_the_training_example_runs() -> None:
+    """examples/train_vector.py, cut very short: it trains and reports the win rates before and after."""
+    example = os.path.join(os.path.dirname(__file__), os.pardir, "examples", "train_vector.py")
+    run = subprocess.run(
+        [sys.executable, example, "--minutes", "0.02", "--games", "4", "--horizon", "4", "--evaluate", "4"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("before training") and lines[-1].startswith("after training")
+    assert any(line.startswith("trained on") for line in lines)
