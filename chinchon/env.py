@@ -581,8 +581,8 @@ class SeatEncoder:
 
     # -- what changed ------------------------------------------------------------------------
     # The vector changes only through _move/_replace (cards leaving and entering one card block: the hand,
-    # the pile, a seat's known cards, the table), _discard (discards added) and _public (the seat blocks,
-    # phase and stock), each also noting the kinds whose unseen count must be recounted. Today _cards finds
+    # the pile, a seat's known cards, the table), the count of discards (in _cards) and _public (the seat
+    # blocks, phase and stock), each also noting the kinds whose unseen count must be recounted. Today _cards finds
     # what changed by comparing an observation's parts with the last one's. Fed the engine's events, one
     # method taking an event (a draw, a discard, a close, a lay-off, a rebuilt stock, a deal's end) calls
     # the same three instead, and _cards goes.
@@ -608,8 +608,17 @@ class SeatEncoder:
                 mv[self._top + card_kind(pile[-1])] = 1.0
             self._seen_pile = pile
         discards = obs.discards
-        if len(discards) > self._seen_discards:
-            self._discard(discards[self._seen_discards :])
+        seen = self._seen_discards
+        if len(discards) > seen:
+            row = self._row
+            counts = self._n_discarded
+            mv = self._mv
+            start = self._discarded
+            for seat, card in discards[seen:]:
+                index = row[seat] + card_kind(card)
+                times = counts[index] = counts[index] + 1
+                if times <= MAX_COPIES:
+                    mv[start + index] = float(times)
             self._seen_discards = len(discards)
         known = obs.revealed if obs.phase is _OVER and obs.revealed else obs.taken
         if known != self._seen_known:
@@ -620,56 +629,62 @@ class SeatEncoder:
         if changed:
             self._recount_unseen(changed)
 
-    def _replace(self, start: int, counts: list[float], state: _Held, new: Sequence[Card], changed: list[int]) -> _Held:
-        """The cards of a block (held as ``state``) are now ``new``: count what differs; the new state.
+    def _replace(
+        self,
+        start: int,
+        counts: list[float],
+        state: _Held,
+        new: Sequence[Card],
+        changed: list[int],
+        total: list[float] | None = None,
+    ) -> _Held:
+        """The cards of a block (held as ``state``) are now ``new``: count what differs (in ``total`` too,
+        the sum over rows the unseen count reads, when given); the new state.
 
         Without two cards alike (one deck, at most one joker) the state is the set of the cards' ids (see
         ``_KIND_OF_ID``) and what left and what came are set differences; otherwise it is the list of kinds.
         """
-        mv = self._mv
         if self._unique:
             by_id = _KIND_OF_ID
             after = set(map(id, new))
-            for i in state - after:  # type: ignore[operator]
-                k = by_id[i]
-                counts[k] = 0.0
-                mv[start + k] = 0.0
-                changed.append(k)
-            for i in after - state:  # type: ignore[operator]
-                k = by_id[i]
-                counts[k] = 1.0
-                mv[start + k] = 1.0
-                changed.append(k)
+            self._move(
+                start,
+                counts,
+                [by_id[i] for i in state - after],  # type: ignore[operator]
+                [by_id[i] for i in after - state],  # type: ignore[operator]
+                changed,
+                total,
+            )
             return after
         kinds = _kinds(new)
-        self._move(start, counts, state, kinds, changed)  # type: ignore[arg-type]
+        self._move(start, counts, state, kinds, changed, total)  # type: ignore[arg-type]
         return kinds
 
-    def _move(self, start: int, counts: list[float], old: list[int], new: list[int], changed: list[int]) -> None:
-        """Cards of kinds ``old`` left the block at ``start`` (counted in ``counts``), cards of kinds ``new`` came."""
-        delta: dict[int, float] = {}
-        get = delta.get
+    def _move(
+        self,
+        start: int,
+        counts: list[float],
+        old: list[int],
+        new: list[int],
+        changed: list[int],
+        total: list[float] | None = None,
+    ) -> None:
+        """Cards of kinds ``old`` left the block at ``start`` (counted in ``counts``, and in ``total`` when
+        given), cards of kinds ``new`` came."""
+        mv = self._mv
         for k in old:
-            delta[k] = get(k, 0.0) - 1.0
+            counts[k] -= 1.0
+            mv[start + k] = counts[k]
         for k in new:
-            delta[k] = get(k, 0.0) + 1.0
-        mv = self._mv
-        for k, d in delta.items():
-            if d:
-                counts[k] += d
-                mv[start + k] = counts[k]
-                changed.append(k)
-
-    def _discard(self, discards: Sequence[tuple[int, Card]]) -> None:
-        row = self._row
-        counts = self._n_discarded
-        mv = self._mv
-        start = self._discarded
-        for seat, card in discards:
-            index = row[seat] + card_kind(card)
-            times = counts[index] = counts[index] + 1
-            if times <= MAX_COPIES:
-                mv[start + index] = float(times)
+            counts[k] += 1.0
+            mv[start + k] = counts[k]
+        if total is not None:
+            for k in old:
+                total[k] -= 1.0
+            for k in new:
+                total[k] += 1.0
+        changed += old
+        changed += new
 
     def _known_cards(self, known: tuple[tuple[Card, ...], ...], changed: list[int]) -> None:
         rows = self._known_rows
@@ -677,15 +692,11 @@ class SeatEncoder:
         for seat, (old, new) in enumerate(zip(self._seen_known, known, strict=True)):
             if old == new:
                 continue
-            row = self._row[seat]
             relative = self._rel[seat]
-            moved: list[int] = []
-            states[seat] = self._replace(self._known + row, rows[relative], states[seat], new, moved)
-            if relative:
-                others = self._others_known
-                for k in moved:
-                    others[k] = sum(counts[k] for counts in rows[1:])
-                changed += moved
+            # The other seats' known cards count in the unseen block (through their total); the seat's own do not.
+            others, moved = (self._others_known, changed) if relative else (None, [])
+            start = self._known + self._row[seat]
+            states[seat] = self._replace(start, rows[relative], states[seat], new, moved, others)
         self._seen_known = known
 
     def _table_cards(self, table: tuple[TableMeld, ...], changed: list[int]) -> None:
