@@ -96,6 +96,15 @@ def test_api_test(kwargs: dict[str, Any]) -> None:
         api_test(env(max_turns=600, **kwargs), num_cycles=300)  # type: ignore[no-untyped-call]
 
 
+def test_the_raw_environment_passes_the_api_and_seed_tests_too() -> None:
+    # raw_env is the fast path the documentation recommends: without PettingZoo's wrappers, the same API.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Observation space for each agent probably should be")
+        warnings.filterwarnings("ignore", "Observation is not a NumPy array")
+        api_test(raw_env("fournier", 2, max_turns=600), num_cycles=300)  # type: ignore[no-untyped-call]
+    seed_test(lambda: raw_env("online", 3, max_turns=400), num_cycles=200)  # type: ignore[no-untyped-call]
+
+
 def test_seed_test() -> None:
     seed_test(lambda: env("online", 3, max_turns=400), num_cycles=200)  # type: ignore[no-untyped-call]
     seed_test(  # type: ignore[no-untyped-call]
