@@ -200,12 +200,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     break
                 text = frame.get("text")
                 if text is None:
-                    strike(
-                        connection,
-                        error_message(
-                            Refused("bad_message", N_("bad message: send JSON in text frames")), connection.lang
-                        ),
-                    )
+                    refused = Refused("bad_message", N_("bad message: send JSON in text frames"))
+                    strike(connection, error_message(refused, connection.lang, _given_id(frame.get("bytes"))))
                     continue
                 room = await _handle(text, connection, room)
         except WebSocketDisconnect:
@@ -233,12 +229,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def _handle(text: str, connection: Connection, room: Room | None) -> Room | None:
         lang = connection.lang
         if len(text.encode("utf-8", "surrogatepass")) > settings.max_frame:
-            strike(
-                connection,
-                error_message(
-                    Refused("too_large", N_("the message is larger than {most} bytes"), most=settings.max_frame), lang
-                ),
-            )
+            too_large = Refused("too_large", N_("the message is larger than {most} bytes"), most=settings.max_frame)
+            strike(connection, error_message(too_large, lang, _given_id(text)))
             return room
         error: Refused | None = None
         try:
@@ -248,19 +240,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except (ValueError, RecursionError):
             data = None
             error = Refused("bad_json", N_("the message is not JSON"))
-        given_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+        given_id = _id_of(data)
         if not connection.limiter.take():
             error = Refused("rate_limited", N_("too many messages; slow down"))
         if error is not None:
-            strike(connection, error_message(error, lang, given_id[:64] if given_id else None))
+            strike(connection, error_message(error, lang, given_id))
             return room
         try:
             message = client_adapter.validate_python(data)
         except ValidationError as exc:
-            strike(
-                connection,
-                error_message(Refused("bad_message", N_("bad message: {problem}"), problem=_problem(exc)), lang),
-            )
+            refused = Refused("bad_message", N_("bad message: {problem}"), problem=_problem(exc))
+            strike(connection, error_message(refused, lang, given_id))
             return room
         client_id = message.id if isinstance(message, ActionMessage) else None
         started = time.perf_counter()
@@ -431,6 +421,35 @@ def _static_routes(app: FastAPI) -> None:
         )
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+
+ID_MAX = 64
+"""The longest ``id`` of an action (``ActionMessage.id``)."""
+MAX_FRAME_READ = 65536
+"""The largest WebSocket frame ``chinchon serve`` receives (Uvicorn's ``ws_max_size``); a frame over the protocol's
+limit but within this one is still read for its ``id``."""
+
+
+def _id_of(data: object) -> str | None:
+    """The ``id`` a client message carries, when it is one an action may have (1 to 64 characters of text)."""
+    value = data.get("id") if isinstance(data, dict) else None
+    if not isinstance(value, str) or not 1 <= len(value) <= ID_MAX:
+        return None
+    try:
+        value.encode("utf-8")  # a lone surrogate could not be sent back
+    except UnicodeEncodeError:
+        return None
+    return value
+
+
+def _given_id(raw: str | bytes | None) -> str | None:
+    """The ``id`` of a frame refused before it was read (too large, or binary), so that its error names it."""
+    if raw is None or len(raw) > MAX_FRAME_READ:
+        return None
+    try:
+        return _id_of(json.loads(raw))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _problem(exc: ValidationError) -> str:
