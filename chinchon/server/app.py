@@ -19,10 +19,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import ValidationError
+from starlette.requests import ClientDisconnect
 
 from chinchon.errors import N_
 from chinchon.i18n import LANGUAGES, is_rtl, translation
 from chinchon.server.bots import BotPool
+from chinchon.server.connections import WS_FRAME_MAX
 from chinchon.server.hub import Connection, Hub, TokenBucket
 from chinchon.server.metrics import Metrics
 from chinchon.server.protocol import (
@@ -99,6 +101,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     app = FastAPI(title="chinchon", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
     app.state.manager = manager
+    app.state.settings = settings
     app.state.hub = hub
     app.state.metrics = metrics
 
@@ -111,7 +114,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return request.client.host if request.client else "?"
 
     async def body(request: Request, model: type[Any]) -> Any:
-        raw = await request.body()
+        try:
+            raw = await request.body()
+        except ClientDisconnect:  # a request closed halfway (by its client, or after the request timeout)
+            raise Refused("bad_request", N_("bad request: {problem}"), problem="the body did not arrive") from None
         if len(raw) > settings.max_frame:
             raise Refused("too_large", N_("the request is larger than {most} bytes"), most=settings.max_frame)
         try:
@@ -193,6 +199,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         hub.start(connection)
         metrics.connections.inc()
         room: Room | None = None
+        hello_timer = asyncio.get_running_loop().call_later(settings.hello_timeout, _no_hello, connection)
         try:
             while not connection.closed:
                 frame = await socket.receive()
@@ -209,6 +216,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except Exception:
             log.exception("connection failed")
         finally:
+            hello_timer.cancel()
             metrics.connections.dec()
             hub.forget(connection)
             if room is not None:
@@ -218,6 +226,18 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             if connection.writer is not None:
                 # What is queued (a last error, the close code) goes out before the endpoint returns.
                 await asyncio.wait([connection.writer], timeout=5)
+
+    def _no_hello(connection: Connection) -> None:
+        """A connection that has not said a good ``hello`` in time is closed (1008)."""
+        if connection.role is None and not connection.closed:
+            late = Refused(
+                "not_joined",
+                N_("no hello within {seconds} seconds: the connection is closed"),
+                seconds=f"{settings.hello_timeout:g}",
+            )
+            metrics.errors.labels(late.code).inc()
+            hub.send(connection, error_message(late, connection.lang))
+            hub.close(connection, 1008)
 
     def strike(connection: Connection, error: dict[str, Any]) -> None:
         metrics.errors.labels(error["code"]).inc()
@@ -425,9 +445,6 @@ def _static_routes(app: FastAPI) -> None:
 
 ID_MAX = 64
 """The longest ``id`` of an action (``ActionMessage.id``)."""
-MAX_FRAME_READ = 65536
-"""The largest WebSocket frame ``chinchon serve`` receives (Uvicorn's ``ws_max_size``); a frame over the protocol's
-limit but within this one is still read for its ``id``."""
 
 
 def _id_of(data: object) -> str | None:
@@ -444,7 +461,7 @@ def _id_of(data: object) -> str | None:
 
 def _given_id(raw: str | bytes | None) -> str | None:
     """The ``id`` of a frame refused before it was read (too large, or binary), so that its error names it."""
-    if raw is None or len(raw) > MAX_FRAME_READ:
+    if raw is None or len(raw) > WS_FRAME_MAX:  # (a frame over the protocol's limit is still read)
         return None
     try:
         return _id_of(json.loads(raw))
