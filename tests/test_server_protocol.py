@@ -551,10 +551,30 @@ def test_watchers_are_counted_for_everyone(server: Running) -> None:
 
 
 def test_origins(server: Running) -> None:
+    host = server.base.removeprefix("http://")  # 127.0.0.1:PORT
+    # Foreign origins, among them those a substring or prefix check of the server's own or --origin's would let in.
+    foreign = [
+        "http://evil.example",
+        "null",
+        f"{server.base}.evil.example",
+        f"http://{host}.evil.example",
+        f"http://{host.split(':')[0]}.evil.example",
+        f"http://x{host}",
+        f"http://evil.example/{host}",
+        f"http://evil.example/?{host}",
+        f"http://{host}@evil.example",
+        f"{server.base}/",
+        f"{FRIEND}.evil.example",
+        f"http://x{FRIEND.removeprefix('http://')}",
+        f"http://evil.example/{FRIEND}",
+        FRIEND.removesuffix(".example"),
+    ]
+
     async def go() -> None:
-        with pytest.raises(websockets.InvalidStatus) as refused:
-            await websockets.connect(server.ws, origin=websockets.Origin("http://evil.example"), open_timeout=10)
-        assert refused.value.response.status_code == 403
+        for origin in foreign:
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                await websockets.connect(server.ws, origin=websockets.Origin(origin), open_timeout=10)
+            assert refused.value.response.status_code == 403, origin
         for origin in (server.base, FRIEND, None):
             socket = await websockets.connect(
                 server.ws, origin=websockets.Origin(origin) if origin else None, open_timeout=10
