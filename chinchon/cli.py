@@ -919,6 +919,13 @@ def serve(
             help="Connections one address may hold open at once (0: no cap; behind a proxy, all are the proxy's).",
         ),
     ] = 100,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="The server is reached over HTTPS (through a TLS proxy): its answers tell browsers to keep to HTTPS.",
+        ),
+    ] = False,
     rules: Annotated[
         str, typer.Option("--rules", "-r", help="Rule preset of the rooms whose creation names no rules.")
     ] = "fournier",
@@ -965,7 +972,7 @@ def serve(
     )
     settings.rooms_per_minute, settings.lookups_per_minute = rooms_per_minute, lookups_per_minute
     settings.request_timeout, settings.hello_timeout = request_timeout, hello_timeout
-    settings.connections_per_address = connections_per_address
+    settings.connections_per_address, settings.https = connections_per_address, https
     setup_logging(log_level, log_json)
     try:
         application = create_app(settings)

@@ -151,3 +151,10 @@ def test_a_connection_limit_out_of_range_is_refused(
     code, given = serve(monkeypatch, tmp_path, *options)
     assert code == 2
     assert given == []
+
+
+def test_https_is_an_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    code, given = serve(monkeypatch, tmp_path, "--https")
+    assert code == 0 and [s.https for s in given] == [True]
+    code, given = serve(monkeypatch, tmp_path)
+    assert code == 0 and [s.https for s in given] == [False]

@@ -571,10 +571,10 @@ def test_origins(server: Running) -> None:
     ]
 
     async def go() -> None:
-        for origin in foreign:
+        for stranger in foreign:
             with pytest.raises(websockets.InvalidStatus) as refused:
-                await websockets.connect(server.ws, origin=websockets.Origin(origin), open_timeout=10)
-            assert refused.value.response.status_code == 403, origin
+                await websockets.connect(server.ws, origin=websockets.Origin(stranger), open_timeout=10)
+            assert refused.value.response.status_code == 403, stranger
         for origin in (server.base, FRIEND, None):
             socket = await websockets.connect(
                 server.ws, origin=websockets.Origin(origin) if origin else None, open_timeout=10

@@ -16,13 +16,12 @@ from typing import Any
 from babel.messages.extract import extract
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import ValidationError
 from starlette.requests import ClientDisconnect
 
 from chinchon.errors import N_
-from chinchon.i18n import LANGUAGES, is_rtl, translation
+from chinchon.i18n import is_rtl, translation
 from chinchon.server.bots import BotPool
 from chinchon.server.connections import WS_FRAME_MAX
 from chinchon.server.hub import Connection, Hub, TokenBucket
@@ -42,6 +41,8 @@ from chinchon.server.protocol import (
 )
 from chinchon.server.rooms import Manager, Refused, Room, ServerSettings, check_name, error_message, normal_code
 from chinchon.server.store import Store
+from chinchon.server.web import VersionedStatic, error_response, harden, static_version
+from chinchon.server.web import accepted_language as _language
 
 __all__ = ["create_app"]
 
@@ -49,15 +50,6 @@ log = logging.getLogger("chinchon.server")
 
 STRIKES = 20
 """Bad frames in a row after which a connection is closed (1008)."""
-
-
-def _language(value: str | None) -> str:
-    """One of the catalogs' languages from a language tag or an Accept-Language header; English otherwise."""
-    for part in (value or "").split(","):
-        code = part.split(";")[0].strip().replace("_", "-").lower().split("-")[0]
-        if code in LANGUAGES:
-            return code
-    return "en"
 
 
 class _Limits:
@@ -99,7 +91,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await store.close()
             log.info("server stopped")
 
-    app = FastAPI(title="chinchon", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    # No /api/docs: Swagger's page would load scripts from a CDN into the table's origin (see web.py).
+    app = FastAPI(title="chinchon", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    harden(app, settings)
     app.state.manager = manager
     app.state.settings = settings
     app.state.hub = hub
@@ -192,7 +186,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def websocket(socket: WebSocket) -> None:
         origin = socket.headers.get("origin")
         if origin is not None and not _origin_allowed(origin, socket, settings):
-            await socket.close(code=1008)
+            refused = Refused("bad_origin", N_("a page of another site may not open this server's WebSocket"))
+            metrics.errors.labels(refused.code).inc()
+            try:
+                await socket.send_denial_response(error_response(refused, 403, socket.headers.get("accept-language")))
+            except RuntimeError:  # a server without ASGI's denial responses answers 403 by itself
+                await socket.close(code=1008)
             return
         await socket.accept()
         connection = Connection(socket, socket.client.host if socket.client else "?")
@@ -416,6 +415,8 @@ def _index_page(lang: str) -> str:
     page = (STATIC_DIR / "index.html").read_text("utf-8")
     needs = html.escape(translation(lang).gettext(N_("This game needs JavaScript.")))
     page = page.replace('<html lang="en" dir="ltr">', f'<html lang="{lang}" dir="{"rtl" if is_rtl(lang) else "ltr"}">')
+    # The client's files by their version's URL, cached for good: a new version is a new URL (web.VersionedStatic).
+    page = page.replace('"/static/', f'"/static/v-{static_version(STATIC_DIR)}/')
     return page.replace("<noscript>This game needs JavaScript.</noscript>", f"<noscript>{needs}</noscript>")
 
 
@@ -440,7 +441,7 @@ def _static_routes(app: FastAPI) -> None:
             headers={"Cache-Control": "no-cache"},
         )
 
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", VersionedStatic(STATIC_DIR), name="static")
 
 
 ID_MAX = 64
@@ -478,7 +479,8 @@ def _problem(exc: ValidationError) -> str:
 
 def _origin_allowed(origin: str, socket: WebSocket, settings: ServerSettings) -> bool:
     """Whether a browser's Origin is the server's own or one of the configured origins."""
-    if origin in settings.origins or "*" in settings.origins:
+    allowed = {o.rstrip("/").lower() for o in settings.origins}
+    if origin in allowed or "*" in allowed:
         return True
     host = socket.headers.get("host", "")
     return origin in (f"http://{host}", f"https://{host}")
