@@ -350,7 +350,7 @@ def test_language_can_be_changed(server: Running, browser: Any) -> None:
             }"""
         )
         person.page.select_option("header select", "ar")
-        person.page.wait_for_function("document.documentElement.dir === 'rtl'")
+        person.page.wait_for_function("() => document.documentElement.dir === 'rtl'")
         assert person.page.inner_text("[data-action=play-now]").strip() != "Play now against bots"
         seen = person.page.evaluate("window.__seenAtDir")
         assert seen and all(text != "Play now against bots" for _, text in seen), seen
@@ -626,7 +626,7 @@ def test_a_lost_connection_comes_back_by_itself(server: Running, browser: Any) -
         before = sorted(person.hand())
         opened = len(routes)
         routes[-1].close(code=4000, reason="the network went away")
-        person.page.wait_for_function("!document.querySelector('.conn.open')")
+        person.page.wait_for_function("() => !document.querySelector('.conn.open')")
         person.page.wait_for_selector(".conn.open")
         assert len(routes) == opened + 1, "the page did not open a new connection"
         person.page.wait_for_selector(".hand .card")
@@ -692,7 +692,7 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
         _a_persons_turn(person)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
-        person.page.wait_for_function(f"document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
+        person.page.wait_for_function(f"() => document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
         after = person.hand()
         assert after == [*before[1:4], before[0], *before[4:]], (before, after)
         assert person.page.query_selector(".hand .card.selected") is None  # a drag is not a tap
@@ -883,7 +883,7 @@ def test_the_hand_stays_in_place_while_the_others_moves_come_in(server: Running,
         # The first mover draws, then discards: each move comes into the other's list of last moves.
         for count in (1, 2):
             assert first.step() is not None
-            second.page.wait_for_function(f"{seen} === {count}")
+            second.page.wait_for_function(f"() => {seen} === {count}")
             where.append((second.page.evaluate(seen), second.page.evaluate(hand)))
         assert [count for count, _ in where] == [0, 1, 2]
         tops = {top for _, top in where}
@@ -993,7 +993,7 @@ def test_every_screen_keeps_to_the_content_security_policy(server: Running, brow
             mover.page.keyboard.press("Escape")
             mover.page.wait_for_selector(".sheet", state="detached")
         if locale == "ar":
-            # The whole match in one language: each deal's results, the last deal's panel, the match's end.
+            # The whole match in one language: each deal's results (unless the first deal ends it), the match's end.
             deadline = time.monotonic() + MATCH_SECONDS
             while not ana.visible("[data-over]"):
                 assert time.monotonic() < deadline, "the match did not end"
@@ -1005,7 +1005,6 @@ def test_every_screen_keeps_to_the_content_security_policy(server: Running, brow
             for person in (ana, bea, watcher):
                 person.page.wait_for_selector("[data-over]")
                 person.seen("the match's end")
-            assert "a deal's results" in ana.screens | bea.screens
         for person in (ana, bea, watcher):
             person.seen("at the end")
         _no_console_errors(ana, bea, watcher)
