@@ -28,6 +28,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     event,
+    false,
     insert,
     select,
     update,
@@ -57,6 +58,7 @@ rooms = Table(
     Column("seed", String(64)),
     Column("last_event", BigInteger, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -69,6 +71,7 @@ seats = Table(
     Column("level", String(64)),
     Column("token_hash", String(64)),
     Column("lang", String(8)),
+    Column("account", Integer, index=True),
 )
 
 events = Table(
@@ -119,6 +122,7 @@ class SeatRow:
     level: str | None
     token_hash: str | None
     lang: str | None = None
+    account: int | None = None
 
 
 @dataclass
@@ -152,6 +156,7 @@ class RoomRow:
     last_event: int
     seat_rows: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
+    rated: bool = False
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -200,10 +205,12 @@ class Store:
             event.listen(sync, "connect", _sqlite_pragmas)
 
     async def open(self) -> None:
-        """Create the tables that are missing."""
+        """Bring the database's schema up to date (Alembic's migrations; see :mod:`chinchon.server.migrations`)."""
+        from chinchon.server.migrations import upgrade
+
         try:
             async with self.engine.begin() as connection:
-                await connection.run_sync(metadata.create_all)
+                await connection.run_sync(upgrade)
         except Exception as exc:
             raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
 
@@ -233,6 +240,7 @@ class Store:
                     seed=row.seed,
                     last_event=row.last_event,
                     updated=now,
+                    rated=row.rated,
                 )
             )
             await connection.execute(
@@ -246,6 +254,7 @@ class Store:
                         "level": s.level,
                         "token_hash": s.token_hash,
                         "lang": s.lang,
+                        "account": s.account,
                     }
                     for s in row.seat_rows
                 ],
@@ -342,6 +351,7 @@ class Store:
                         level=change.level,
                         token_hash=change.token_hash,
                         lang=change.lang,
+                        account=change.account,
                     )
                 )
             if new_match_seed is not None:
@@ -420,9 +430,11 @@ class Store:
             seed=row["seed"],
             last_event=row["last_event"],
             seat_rows=[
-                SeatRow(s["seat"], s["name"], s["kind"], s["level"], s["token_hash"], s["lang"]) for s in seat_rows
+                SeatRow(s["seat"], s["name"], s["kind"], s["level"], s["token_hash"], s["lang"], s["account"])
+                for s in seat_rows
             ],
             events=[EventRow(e["n"], e["match"], e["kind"], e["seat"], e["data"], e["time"]) for e in event_rows],
+            rated=bool(row["rated"]),
         )
 
     async def add_chat(self, room: str, name: str, seat: int | None, text: str, when: float) -> None:
