@@ -214,6 +214,13 @@ class Store:
         except Exception as exc:
             raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
 
+    async def revision(self) -> str | None:
+        """The migration the database's schema is at (``None`` before any)."""
+        from chinchon.server.migrations import current
+
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(current)
+
     async def close(self) -> None:
         """Close every connection (once the appends waiting are written)."""
         if self._writer is not None:
