@@ -62,7 +62,12 @@ async def _play_to_the_end(clients: list[Client], rng: random.Random, leaver: Cl
                 answer = await client.act(rng.choice(client.view["game"]["legal_actions"]))
                 if answer["type"] == "ack":
                     moved[id(client)] = moved.get(id(client), 0) + 1
-                    await client.wait(lambda m, s=answer["state"]: m["type"] == "view" and m["state"] >= s, 0, 60)
+                    state: int = answer["state"]
+
+                    def caught_up(m: dict[str, Any], state: int = state) -> bool:
+                        return bool(m["type"] == "view" and m["state"] >= state)
+
+                    await client.wait(caught_up, 0, 60)
                     continue
                 if answer.get("code") == "rate_limited":
                     await asyncio.sleep(1)
@@ -114,7 +119,12 @@ def test_a_rated_match_of_three_moves_each_rating_as_openskill_does(server: Runn
         assert match.over and [p["score"] for p in game["players"]] == match.scores
         assert [p["player"] for p in game["players"]] == names and game["winner"] == match.winner
         ranks = [p["rank"] for p in game["players"]]
-        assert ranks[match.winner] == 1 and sorted(ranks)[0] == 1 and not any(p["left"] for p in game["players"])
+        assert (
+            match.winner is not None
+            and ranks[match.winner] == 1
+            and sorted(ranks)[0] == 1
+            and not any(p["left"] for p in game["players"])
+        )
         # OpenSkill's own update for these ranks, from new players' ratings.
         model = PlackettLuce()
         expected = model.rate([[model.rating()] for _ in names], ranks=[float(r) for r in ranks])

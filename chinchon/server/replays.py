@@ -136,6 +136,7 @@ def replay_steps(record: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     Raises:
         ValueError: the record is malformed or tampered with.
     """
+
     class _InLanguage(_Stepping):
         pass
 
