@@ -232,6 +232,7 @@ class Accounts:
         return await self._new_session(account)
 
     async def _new_session(self, account: Account) -> Login:
+        await self.players.drop_expired()
         session_id, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         expires = time.time() + SESSION_DAYS * 86400
         await self.players.add_session(_digest(session_id), account.id, _digest(csrf), expires)

@@ -8,6 +8,7 @@ the migrations in :mod:`chinchon.server.migrations` create them.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -437,8 +438,6 @@ class Players:
 
     async def game(self, game_id: str) -> tuple[GameRow, dict[str, Any] | None] | None:
         """A finished match and its record."""
-        import json
-
         query = (
             select(games, matches.c.record)
             .select_from(
