@@ -405,6 +405,7 @@ const actions = {
     }
     update({ lang });
     if (socket && hello) open();
+    if (state.route.page === "replay") actions.loadPage(state.route); // its steps are told in the language
   },
   toggleFourColour() {
     saved.set("fourColour", !state.fourColour);
