@@ -46,6 +46,15 @@ def test_register_log_in_log_out_and_log_out_everywhere(server: Running) -> None
             csrf_cookie = next(c for c in cookie if c.startswith("chinchon_csrf="))
             assert "HttpOnly" not in csrf_cookie
             assert (await phone.get("/api/account")).json() == {"account": {"name": "Ana"}}
+            # Served over HTTPS (here behind a proxy on the same machine, which says so), the cookies are Secure.
+            https = await guest.post(
+                "/api/account/login",
+                json={"name": "Ana", "password": PASSWORD},
+                headers={"X-Forwarded-Proto": "https"},
+            )
+            assert https.status_code == 200
+            assert all("; Secure" in c for c in https.headers.get_list("set-cookie")), https.headers
+            guest.cookies.clear()
 
             # Names are unique whatever their case or Unicode form.
             for taken in ("ana", "ＡＮＡ", " Ana "):
@@ -64,7 +73,7 @@ def test_register_log_in_log_out_and_log_out_everywhere(server: Running) -> None
 
             await login(phone, "Ana")
             ended = await laptop.post("/api/account/logout-everywhere", headers=csrf(laptop))
-            assert ended.status_code == 200 and ended.json() == {"account": None, "ended": 2}
+            assert ended.status_code == 200 and ended.json() == {"account": None, "ended": 3}
             assert (await phone.get("/api/account")).json() == {"account": None}
             assert (await laptop.get("/api/account")).json() == {"account": None}
 
