@@ -359,3 +359,32 @@ async def _start(client: Client) -> dict[str, Any]:
     from tests.server_support import start_match
 
     return await start_match(client)
+
+
+def test_a_closed_room_opens_again_for_the_account_holding_a_seat(tmp_path: Path) -> None:
+    with running_server(database_url("sqlite", tmp_path), grace=0.2) as server:
+
+        async def run() -> None:
+            async with _http(server) as http:
+                await register(http, "Lia")
+                room = await create_room(http, seats=2)
+                code = room["code"]
+                first = socket_for(server.ws, http)
+                assert (await first.connect(room=code))["role"] == "seat"
+                await first.close()
+                for _ in range(200):
+                    if code not in server.manager.rooms:
+                        break
+                    await asyncio.sleep(0.05)
+                assert code not in server.manager.rooms, "the empty room did not close"
+                stranger = Client(server.ws)
+                refused = await stranger.connect(room=code)
+                assert refused["type"] == "error" and refused["code"] == "no_room"
+                await stranger.close()
+                again = socket_for(server.ws, http)
+                welcome = await again.connect(room=code)
+                assert welcome["role"] == "seat" and welcome["seat"] == 0, welcome
+                assert code in server.manager.rooms
+                await again.close()
+
+        asyncio.run(run())
