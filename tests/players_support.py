@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 from typing import Any
 
 import httpx
@@ -46,3 +48,35 @@ async def join_room(http: httpx.AsyncClient, code: str) -> dict[str, Any]:
     answer = await http.post(f"/api/rooms/{code}/join", json={"name": "?"}, headers=csrf(http))
     assert answer.status_code == 201, answer.text
     return dict(answer.json())
+
+
+async def play_to_the_end(clients: list[Client], rng: random.Random, leaver: Client | None = None) -> None:
+    """Every client plays until the match is over: a close whenever one is legal (short deals), else a random legal
+    move; the leaver leaves at once (the match has started: its seat is a bot's from then on)."""
+
+    def over() -> bool:
+        return all(c.view is not None and c.view["status"] == "over" for c in clients if c is not leaver)
+
+    async def play(client: Client) -> None:
+        while not over():
+            if client is leaver:
+                await client.send({"type": "leave"})
+                return
+            if client.my_turn():
+                assert client.view is not None
+                legal = client.view["game"]["legal_actions"]
+                closes = [a for a in legal if a.startswith("close")]
+                answer = await client.act(rng.choice(closes or legal))
+                if answer["type"] == "ack":
+                    state: int = answer["state"]
+
+                    def caught_up(m: dict[str, Any], state: int = state) -> bool:
+                        return bool(m["type"] == "view" and m["state"] >= state)
+
+                    await client.wait(caught_up, 0, 60)
+                    continue
+                if answer.get("code") == "rate_limited":
+                    await asyncio.sleep(1)
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(asyncio.gather(*(play(c) for c in clients)), 300)

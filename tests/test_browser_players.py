@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.players_support import create_room, register, socket_for
+from tests.players_support import create_room, play_to_the_end, register, socket_for
 from tests.server_support import Running, running_server, start_match
 from tests.test_browser import ARGS, DESKTOP, PHONE, Person, _chromium, _no_console_errors
 
@@ -131,8 +131,7 @@ async def _finished_game(server: Running, name: str) -> tuple[str, dict[str, Any
         client = socket_for(server.ws, http)
         await client.connect(room=room["code"])
         await start_match(client)
-        rng = random.Random(11)
-        await client.play_randomly(rng, lambda: client.view is not None and client.view["status"] == "over")
+        await play_to_the_end([client], random.Random(11))
         await client.close()
         for _ in range(100):
             games = (await http.get(f"/api/players/{name}/games")).json()["games"]
@@ -208,11 +207,7 @@ def test_the_players_page_and_the_leaderboard_show_ratings(server: Running, brow
             await client.connect(room=room["code"])
         await start_match(clients[0])
 
-        def over() -> bool:
-            return all(c.view is not None and c.view["status"] == "over" for c in clients)
-
-        rng = random.Random(5)
-        await asyncio.gather(*(c.play_randomly(rng, over) for c in clients))
+        await play_to_the_end(clients, random.Random(5))
         for client in clients:
             await client.close()
         for http in https:

@@ -16,13 +16,12 @@ from typer.testing import CliRunner
 
 from chinchon.cli import app as cli_app
 from chinchon.record import replay
-from chinchon.server.client import Client
 from chinchon.server.ratings import rank_seats
-from tests.players_support import create_room, join_room, register, socket_for
+from tests.players_support import create_room, join_room, play_to_the_end, register, socket_for
 from tests.server_support import Running, database_url, running_server, start_match
 
-RULES = {"preset": "fournier", "options": {"limit": 30}}
-POOL = "fournier limit=30"
+RULES = {"preset": "fournier", "options": {"limit": 30, "close_on_first_turn": False}}
+POOL = "fournier close_on_first_turn=false limit=30"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -45,37 +44,6 @@ def test_the_ranks_put_the_winner_first_those_in_longest_next_and_leavers_last()
     assert [(p.rank, p.won) for p in ranks] == [(4, False), (3, False), (1, False), (1, False)]
 
 
-async def _play_to_the_end(clients: list[Client], rng: random.Random, leaver: Client | None = None) -> None:
-    """Every client plays random legal moves until the match is over (the leaver leaves after its first move)."""
-    moved: dict[int, int] = {}
-
-    def over() -> bool:
-        return all(c.view is not None and c.view["status"] == "over" for c in clients if c is not leaver)
-
-    async def play(client: Client) -> None:
-        while not over():
-            if client is leaver and moved.get(id(client), 0) >= 1:
-                await client.send({"type": "leave"})
-                return
-            if client.my_turn():
-                assert client.view is not None
-                answer = await client.act(rng.choice(client.view["game"]["legal_actions"]))
-                if answer["type"] == "ack":
-                    moved[id(client)] = moved.get(id(client), 0) + 1
-                    state: int = answer["state"]
-
-                    def caught_up(m: dict[str, Any], state: int = state) -> bool:
-                        return bool(m["type"] == "view" and m["state"] >= state)
-
-                    await client.wait(caught_up, 0, 60)
-                    continue
-                if answer.get("code") == "rate_limited":
-                    await asyncio.sleep(1)
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(asyncio.gather(*(play(c) for c in clients)), 300)
-
-
 async def _rated_match(server: Running, names: list[str], leaver: int | None = None) -> tuple[list[Any], str]:
     """Three accounts play a rated match to its end; their http clients and the room's code."""
     https = [httpx.AsyncClient(base_url=server.base, timeout=30) for _ in names]
@@ -89,7 +57,7 @@ async def _rated_match(server: Running, names: list[str], leaver: int | None = N
         welcome = await client.connect(room=room["code"])
         assert welcome["role"] == "seat", welcome
     await start_match(clients[0])
-    await _play_to_the_end(clients, random.Random(7), clients[leaver] if leaver is not None else None)
+    await play_to_the_end(clients, random.Random(7), clients[leaver] if leaver is not None else None)
     for client in clients:
         await client.close()
     return https, room["code"]
@@ -111,9 +79,8 @@ def test_a_rated_match_of_three_moves_each_rating_as_openskill_does(server: Runn
         https, _code = await _rated_match(server, names)
         http = https[0]
         game = await _game(http, "Ana")
-        assert (
-            game["rated"] and game["pool"] == POOL and game["preset"] == "fournier" and game["options"] == ["limit=30"]
-        )
+        assert game["rated"] and game["pool"] == POOL and game["preset"] == "fournier"
+        assert game["options"] == ["close_on_first_turn=false", "limit=30"]
         record = (await http.get(f"/api/games/{game['id']}/record")).json()
         match = replay(record)
         assert match.over and [p["score"] for p in game["players"]] == match.scores
@@ -195,7 +162,7 @@ def test_an_unrated_match_with_a_bot_is_kept_in_the_history_without_ratings(serv
             client = socket_for(server.ws, http)
             await client.connect(room=room["code"])
             await start_match(client)
-            await _play_to_the_end([client], random.Random(3))
+            await play_to_the_end([client], random.Random(3))
             await client.close()
             game = await _game(http, "Gil")
             assert not game["rated"] and [p["kind"] for p in game["players"]] == ["person", "bot"]
