@@ -337,10 +337,15 @@ function route() {
   else enterHome();
 }
 
+/** The name the player goes by: the account's when logged in, else the one typed. */
+function playerName() {
+  return state.account ? state.account.name : state.name.trim();
+}
+
 function enterHome() {
   update({ route: { page: "home" }, view: null, needJoin: false, roomMissing: false, panel: null, chat: [], unread: 0 });
   const message = { type: "hello" };
-  if (state.name.trim()) message.name = state.name.trim();
+  if (playerName()) message.name = playerName();
   connect(message);
 }
 
@@ -423,7 +428,7 @@ const actions = {
     update({ chatText });
   },
   async createRoom(startNow) {
-    const name = state.account ? state.account.name : state.name.trim();
+    const name = playerName();
     if (!name) {
       toast(_("Give your name first."));
       return;
@@ -454,7 +459,7 @@ const actions = {
     actions.openRoom(code);
   },
   async joinRoom(code) {
-    const name = state.account ? state.account.name : state.name.trim();
+    const name = playerName();
     if (!name) {
       toast(_("Give your name first."));
       return;
@@ -497,8 +502,8 @@ const actions = {
   sendChat() {
     const text = state.chatText.trim();
     if (!text) return;
-    if (state.route.page === "home" && hello && hello.name !== state.name.trim()) {
-      hello = { type: "hello", name: state.name.trim() };
+    if (state.route.page === "home" && hello && hello.name !== playerName()) {
+      hello = { type: "hello", name: playerName() };
       send(hello);
     }
     if (send({ type: "chat", text })) update({ chatText: "" });

@@ -179,7 +179,7 @@ function home(s, a) {
             : button(_("Watch"), () => a.openRoom(r.code, true), { cls: "small" }))))),
     h("section", { class: "panel" },
       h("h2", null, _("Lobby chat")),
-      chatBox(s, a, s.lobbyChat, !s.name.trim() ? _("Give your name to chat") : null)),
+      chatBox(s, a, s.lobbyChat, !s.name.trim() && !s.account ? _("Give your name to chat") : null)),
   );
 }
 
