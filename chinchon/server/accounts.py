@@ -168,9 +168,11 @@ class Login:
 class Accounts:
     """Registration, login and sessions over :class:`Players`' tables."""
 
-    def __init__(self, players: Players, origins: tuple[str, ...] = ()) -> None:
+    def __init__(self, players: Players, origins: tuple[str, ...] = (), https: bool = False) -> None:
         self.players = players
         self.origins = origins
+        self.https = https
+        """Whether the server is reached over HTTPS (``serve --https``): the cookies are ``Secure`` then."""
         self.limits = AccountLimits()
         self.hasher = PasswordHasher()
         self._hashing = asyncio.Semaphore(2)  # argon2 takes 64 MiB a hash: a few at once
@@ -317,17 +319,17 @@ class Accounts:
         return found
 
 
-def set_cookies(response: Response, request: Request, login: Login) -> None:
-    """Put a new session's cookies on a response."""
-    secure = request.url.scheme == "https"
+def set_cookies(response: Response, request: Request, login: Login, https: bool = False) -> None:
+    """Put a new session's cookies on a response (``Secure`` ones for a request over HTTPS)."""
+    secure = https or request.url.scheme == "https"
     age = SESSION_DAYS * 86400
     response.set_cookie(SESSION_COOKIE, login.session_id, max_age=age, httponly=True, secure=secure, samesite="lax")
     response.set_cookie(CSRF_COOKIE, login.csrf, max_age=age, httponly=False, secure=secure, samesite="lax")
 
 
-def clear_cookies(response: Response, request: Request) -> None:
+def clear_cookies(response: Response, request: Request, https: bool = False) -> None:
     """Take a session's cookies off a browser."""
-    secure = request.url.scheme == "https"
+    secure = https or request.url.scheme == "https"
     response.delete_cookie(SESSION_COOKIE, httponly=True, secure=secure, samesite="lax")
     response.delete_cookie(CSRF_COOKIE, httponly=False, secure=secure, samesite="lax")
 

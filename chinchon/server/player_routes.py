@@ -96,7 +96,7 @@ def add_player_routes(
 
     def logged_in(login: Any, request: Request, status: int) -> JSONResponse:
         response = JSONResponse({"account": account_summary(login.account)}, status_code=status)
-        set_cookies(response, request, login)
+        set_cookies(response, request, login, accounts.https)
         return response
 
     @app.get("/api/account")
@@ -142,7 +142,7 @@ def add_player_routes(
         if found is not None:
             await accounts.logout(found[1])
         response = JSONResponse({"account": None})
-        clear_cookies(response, request)
+        clear_cookies(response, request, accounts.https)
         return response
 
     @app.post("/api/account/logout-everywhere")
@@ -153,7 +153,7 @@ def add_player_routes(
             return failed(exc, request)
         ended = await accounts.logout_everywhere(session)
         response = JSONResponse({"account": None, "ended": ended})
-        clear_cookies(response, request)
+        clear_cookies(response, request, accounts.https)
         return response
 
     @app.post("/api/account/password")

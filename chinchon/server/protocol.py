@@ -65,6 +65,8 @@ ErrorCode = Literal[
     "forbidden",
     "no_player",
     "no_game",
+    "bad_origin",
+    "unsupported_media_type",
 ]
 """The codes of typed errors; the message beside a code is in the seat's language."""
 
