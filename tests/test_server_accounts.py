@@ -105,6 +105,8 @@ def test_a_wrong_password_and_an_unknown_name_get_the_same_answer(sqlite_server:
 
 def test_login_attempts_are_limited_per_name_and_per_address(sqlite_server: Running) -> None:
     limits = sqlite_server.app.state.accounts.limits
+    # Few enough per address that the argon2 checks' time (a second each on a loaded machine) refills little.
+    limits.logins_per_address = 8.0
 
     async def run() -> None:
         async with _http(sqlite_server) as http:
@@ -116,8 +118,8 @@ def test_login_attempts_are_limited_per_name_and_per_address(sqlite_server: Runn
             assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limited"
             assert (await login(http, "Someone else", "whatever1")).status_code == 401
             # Per address: a burst of names from one address runs out too.
-            statuses = [(await login(http, f"name {i}", "whatever1")).status_code for i in range(30)]
-            assert statuses.count(429) >= 5 and set(statuses) == {401, 429}
+            statuses = [(await login(http, f"name {i}", "whatever1")).status_code for i in range(10)]
+            assert statuses.count(429) >= 5 and set(statuses) <= {401, 429}, statuses
 
     asyncio.run(run())
 
