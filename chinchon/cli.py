@@ -997,6 +997,55 @@ def serve(
     Server(config).run()
 
 
+# -- chinchon db ---------------------------------------------------------------------
+
+db_app = typer.Typer(
+    help="The server's database: bring its schema up to date.", no_args_is_help=True, rich_markup_mode=None
+)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL, as `chinchon serve --db` takes it (default: server.db in the user data directory).",
+        ),
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Run the database's migrations up to the newest (`chinchon serve` runs them at start too)."""
+    import asyncio
+
+    from chinchon.server.store import Store, StoreError
+    from chinchon.tui.storage import data_dir
+
+    _setup(lang, "fournier")
+    if db is None:
+        folder = data_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _fail(_("cannot create {file}: {error}").format(file=folder, error=exc.strerror or exc))
+        db = f"sqlite+aiosqlite:///{folder / 'server.db'}"
+
+    async def upgrade() -> str | None:
+        store = Store(db)
+        try:
+            await store.open()
+            return await store.revision()
+        finally:
+            await store.close()
+
+    try:
+        revision = asyncio.run(upgrade())
+    except StoreError as exc:
+        _fail(str(exc))
+    typer.echo(for_terminal(_("The database is at revision {revision}.").format(revision=revision)))
+
+
 def main() -> None:
     """Run the ``chinchon`` program (the console script and ``python -m chinchon``)."""
     app(prog_name="chinchon")
