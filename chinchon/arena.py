@@ -35,7 +35,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from dataclasses import asdict, dataclass
 from types import TracebackType
 from typing import Any, Literal, TextIO
@@ -61,6 +61,7 @@ from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
 from chinchon.i18n import _, for_terminal, is_rtl, ngettext
 from chinchon.match import Match
+from chinchon.processes import worker_pool
 from chinchon.rules import Rules
 
 __all__ = [
@@ -855,7 +856,8 @@ def run_arena(
                     progress(outcome)
     else:
         # More processes than boards would only wait: each board is one unit of work.
-        with ProcessPoolExecutor(max_workers=min(jobs, config.boards)) as pool:
+        # The workers end with this process, even one killed outright.
+        with worker_pool(min(jobs, config.boards)) as pool:
             outcomes = _run_on(pool, work, progress, in_flight=4 * jobs)
     elapsed = time.perf_counter() - start
     return summarize(config, rules, outcomes, elapsed=elapsed, jobs=jobs, scheduler=scheduler)

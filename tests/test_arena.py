@@ -8,8 +8,11 @@ import itertools
 import json
 import os
 import random
+import signal
 import stat
+import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,6 +50,7 @@ from chinchon.cli import EXIT_BAD_INPUT, app
 from chinchon.i18n import set_language
 from chinchon.observation import Observation
 from chinchon.rules import Rules, RulesError
+from tests.processes import children, running
 
 # -- bots for the tests (module level, so that worker processes can unpickle them) ----------
 
@@ -384,6 +388,31 @@ def test_results_are_the_same_for_any_number_of_jobs() -> None:
     two = run_arena(config, jobs=2)
     assert comparable(one) == comparable(two)
     assert one.failures  # the factory was pickled to the workers and failed there too
+
+
+def test_an_arena_killed_outright_leaves_no_process_behind(tmp_path: Path) -> None:
+    """``chinchon arena --jobs 2`` killed with SIGKILL: its workers end too, not run on under init."""
+    command = [sys.executable, "-m", "chinchon", "arena", "--bots", "random,random", "--jobs", "2"]
+    arena = subprocess.Popen([*command, "--matches", "1000000", "--seed", "1"], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := children(arena.pid)) < 2:
+            assert arena.poll() is None, "the arena ended before its workers started"
+            assert time.monotonic() < deadline, "the arena's workers never started"
+            time.sleep(0.1)
+        time.sleep(0.5)  # the workers are playing
+        workers = children(arena.pid)
+    finally:
+        arena.send_signal(signal.SIGKILL)
+        arena.wait(30)
+    deadline = time.monotonic() + 20
+    try:
+        while any(running(worker) for worker in workers):
+            assert time.monotonic() < deadline, f"the killed arena's processes live on: {workers}"
+            time.sleep(0.1)
+    finally:
+        for pid, _started in filter(running, workers):
+            os.kill(pid, signal.SIGKILL)
 
 
 @pytest.mark.parametrize("broken", [RaisingBot, IllegalBot, UnbuildableBot])
