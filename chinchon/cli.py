@@ -40,7 +40,16 @@ from chinchon.record import dumps, loads
 from chinchon.record import replay as replay_record
 from chinchon.rules import Rules, format_option, parse_options
 
-__all__ = ["EXIT_BAD_INPUT", "app", "main", "replay_lines", "rules_label", "rules_or_exit", "solve_document"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "app",
+    "has_terminal",
+    "main",
+    "replay_lines",
+    "rules_label",
+    "rules_or_exit",
+    "solve_document",
+]
 
 EXIT_BAD_INPUT = 2
 """The exit status for input the program cannot use."""
@@ -735,6 +744,7 @@ def play(
             _fail(translate_error(exc))
         if session is None:
             _fail(_("there is no unfinished match to resume"))
+        _terminal_or_exit()
         if (rules is not None or rule) and chosen != session.match.rules:
             kept = rules_label(*session.match.rules.as_text())
             line = _("The saved match goes on with its own rules ({rules}), not those of the command line.").format(
@@ -772,6 +782,7 @@ def play(
             make_bot(level)
         except ChinchonError as exc:
             _fail(translate_error(exc))
+    _terminal_or_exit()
     names = [name or _("You"), *(_("Bot {number}").format(number=n) for n in range(1, players))]
     settings = Settings(
         preset=rules_label(preset, rule),
@@ -789,6 +800,17 @@ def play(
     except ChinchonError as exc:
         _fail(translate_error(exc))
     ChinchonApp(session, speed=speed, unfinished=unfinished).run()
+
+
+def has_terminal() -> bool:
+    """Whether standard input and output are a terminal: the game reads its keys from one and draws on it."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _terminal_or_exit() -> None:
+    """Fail with one line unless there is a terminal to play in (a script or a service has none)."""
+    if not has_terminal():
+        _fail(_("chinchon play needs a terminal: its standard input and output must both be one"))
 
 
 def _is_text(name: str) -> bool:

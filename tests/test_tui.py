@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -495,6 +498,32 @@ def test_play_resume_continues_the_saved_match(launched: list[ChinchonApp]) -> N
     resumed = launched[0].session
     assert resumed.match.record() == session.match.record()
     assert launched[0].speed == 0
+
+
+def test_play_without_a_terminal_says_so_and_exits_2(tmp_path: Path) -> None:
+    """Input from /dev/null and output to a file (a script, a cron job): one line and status 2, not a spinning game."""
+    saved = session_for("fournier", [DEAL_1, DEAL_2])
+    store = saved.store
+    assert store is not None
+    before = store.record_path.read_bytes(), store.settings_path.read_bytes()
+    env = {**os.environ, DATA_DIR_VARIABLE: str(store.directory), "LANGUAGE": "en"}
+    for args in (["play"], ["play", "--resume"]):
+        with (tmp_path / "out.txt").open("w") as out:
+            result = subprocess.run(
+                [sys.executable, "-m", "chinchon", *args],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                timeout=60,
+            )
+        assert result.returncode == EXIT_BAD_INPUT, result.stderr
+        needs = "chinchon play needs a terminal: its standard input and output must both be one"
+        assert result.stderr == f"error: {needs}\n"
+        assert (tmp_path / "out.txt").read_text() == ""
+    # The saved match is as it was: nothing was played, nothing replaced.
+    assert (store.record_path.read_bytes(), store.settings_path.read_bytes()) == before
 
 
 def test_resume_without_a_saved_match_is_an_error() -> None:
