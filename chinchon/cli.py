@@ -9,13 +9,16 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -668,8 +671,6 @@ def rules_command(
     lang: LangOption = None,
 ) -> None:
     """Print the rules in force (a preset and any --rule options on top of it), in the chosen language."""
-    import textwrap
-
     from chinchon.tui.rules_text import rules_paragraphs, rules_title
 
     name = preset or rules
@@ -838,6 +839,23 @@ def _unwritable(path: str) -> str | None:
     return None if os.access(folder, os.W_OK | os.X_OK) else os.strerror(errno.EACCES)
 
 
+def figure_lines(name: str, figure: str, width: int) -> list[str]:
+    """A measured figure under its name, in lines of at most ``width`` columns (more only for a longer figure).
+
+    The names line up in a column of 48 (less on a narrow terminal); a name too long for the line
+    wraps between words, and the figure ends its last line: a number is never cut in two.
+
+    >>> figure_lines("random play", "      792.17 hands/s", 80)
+    ['random play                                            792.17 hands/s']
+    >>> figure_lines("loop floor: a do-nothing deal, 252 actions a hand", "    4,713.71 hands/s", 60)
+    ['loop floor: a do-nothing deal, 252', 'actions a hand                        4,713.71 hands/s']
+    """
+    room = max(12, width - cell_len(figure) - 1)
+    parts = textwrap.wrap(name, room) or [""]
+    last = parts[-1] + " " * (min(48, room) - cell_len(parts[-1]))
+    return [*parts[:-1], f"{last} {figure}"]
+
+
 @app.command(short_help="The engine's own speed.")
 def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="CPU seconds for each figure.")] = 2.0,
@@ -855,22 +873,19 @@ def bench(
     except ImportError:
         env_steps_per_second = None  # type: ignore[assignment]
     measures = MEASURES + (2 if env_steps_per_second is not None else 0)
+    width = shutil.get_terminal_size().columns
     # On standard error, so that standard output stays the figures alone.
-    typer.echo(
-        for_terminal(
-            _("Measuring: about {total} s of CPU time in all; each line comes as soon as it is measured.").format(
-                total=f"{seconds * measures:.0f}"
-            )
-        ),
-        err=True,
-    )
+    notice = _("Measuring: about {total} s of CPU time in all; each line comes as soon as it is measured.")
+    for part in textwrap.wrap(notice.format(total=f"{seconds * measures:.0f}"), max(20, width)):
+        typer.echo(for_terminal(part), err=True)
     figures: list[dict[str, object]] = []
 
     def show(name: str, value: float, unit: str) -> None:
         if as_json:
             figures.append({"figure": name, "value": value, "unit": unit})
-        else:
-            typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
+            return
+        for part in figure_lines(name, f"{value:12,.2f} {unit}", width):
+            typer.echo(for_terminal(part))
 
     for name, value, unit in measure_figures(seconds):
         show(name, value, unit)

@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 import random
+import re
 import signal
 import stat
 import subprocess
@@ -450,6 +451,31 @@ def test_plain_progress_lines_when_not_a_terminal() -> None:
     assert len(lines) == 10
     assert lines[-1].startswith("10/10 matches · ")
     assert lines[-1].endswith(" matches/s · simple 100.0%, random 0.0%")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_progress_bar_fits_80_columns_without_cutting_a_number(lang: str) -> None:
+    """On an 80-column terminal, a long arena's bar keeps its count, speed and rates whole on their lines."""
+    config = ArenaConfig(bots=("ismcts:iterations=200", "greedy", "simple:noise=0.3"), boards=1_000_000, seed=1)
+    out = io.StringIO()
+    set_language(lang)
+    try:
+        console = Console(file=out, width=80, force_terminal=True, color_system=None, legacy_windows=False)
+        with ArenaProgress(config, console, live=True) as progress:
+            outcome = run_arena(ArenaConfig(bots=("simple", "random"), boards=1, seed=1)).outcomes[0]
+            for _ in range(3):
+                progress.update(outcome)
+        rates = progress.rates()
+    finally:
+        set_language("en")
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.getvalue())
+    shown = [line.rstrip() for line in re.split(r"[\r\n]", plain) if line.strip()]
+    assert all(len(line) <= 80 for line in shown), shown
+    last_bar = [line for line in shown if f"3/{config.total}" in line]
+    assert last_bar, shown  # the count is whole, on one line
+    speed = "matches/s" if lang == "en" else "partii/s"
+    assert speed in last_bar[-1], shown
+    assert " ".join(" ".join(shown[-2:]).split()).endswith(" ".join(rates.split())), shown
 
 
 def test_report_in_another_language() -> None:

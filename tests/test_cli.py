@@ -456,3 +456,23 @@ def test_bench_prints_each_figure_as_it_is_measured(monkeypatch: pytest.MonkeyPa
         "measure 2",
         "figure 2",
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "pl"])
+def test_bench_lines_fit_80_columns_and_keep_each_figure_whole(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    from chinchon import benchmark
+
+    long_name = "loop floor: the public-API loop, a do-nothing deal, 252 actions a hand, then some more words"
+    figures = [("solver: best_arrangement, 7 cards", 4.29, "µs/hand"), (long_name, 1_187_854.22, "actions/s")]
+    monkeypatch.setattr(benchmark, "measure_figures", lambda seconds: iter(figures))
+    result = run("bench", "--seconds", "0.01", "--lang", lang, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    for stream in (result.stdout, result.stderr):
+        assert all(len(line) <= 80 for line in stream.splitlines()), stream
+    lines = result.stdout.splitlines()
+    assert any(line.endswith(" 1,187,854.22 actions/s") for line in lines), lines
+    assert any(
+        line.startswith("solver: best_arrangement, 7 cards ") and line.endswith(" 4.29 µs/hand") for line in lines
+    )
+    # The long name is all there, over the lines it takes.
+    assert long_name in " ".join(" ".join(lines).split())
