@@ -1,12 +1,14 @@
 """The ``chinchon`` command line: solve, play, arena, rules, replay and bench.
 
-Bad input prints one line to standard error, in the player's language, and
-exits with status 2 (Click's own usage errors, in English, also exit with 2).
+Bad input prints one line to standard error, ``error: …`` in the player's
+language, and exits with status 2; Click's own usage errors (their message in
+English) print the usage, then the same kind of line, and exit with 2 too.
 """
 
 from __future__ import annotations
 
 import errno
+import importlib
 import json
 import os
 import shutil
@@ -22,7 +24,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
@@ -61,13 +63,150 @@ COMMAND_ORDER = ("play", "replay", "rules", "solve", "arena", "bench")
 """The commands in the order ``--help`` lists them: a player's first; any other after these."""
 
 
+PLACEHOLDERS = {
+    "--bot-delay": "SECONDS",
+    "--bot-workers": "N",
+    "--db": "URL",
+    "--grace": "SECONDS",
+    "--hands": "N",
+    "--host": "HOST",
+    "--jobs": "N",
+    "--lang": "LANG",
+    "--log-level": "LEVEL",
+    "--lookups-per-minute": "N",
+    "--matches": "N",
+    "--max-actions": "N",
+    "--name": "NAME",
+    "--origin": "ORIGIN",
+    "--output": "FILE",
+    "--players": "N",
+    "--port": "PORT",
+    "--rooms-per-minute": "N",
+    "--rule": "NAME=VALUE",
+    "--rules": "PRESET",
+    "--scheduler": "ADDRESS",
+    "--seatings": "SCHEME",
+    "--seconds": "SECONDS",
+    "--seed": "N",
+    "--speed": "SECONDS",
+}
+"""What goes after each option, as ``--help`` shows it (an option's own ``metavar`` comes first)."""
+
+
+# The Click that Typer is built on (its own copy in recent versions, the click package before):
+# the errors it raises are that Click's.
+_CLICK: Any = importlib.import_module(TyperGroup.__mro__[1].__module__.rpartition(".")[0])
+
+
+_HELP_FOR_NO_ARGUMENTS: Any = getattr(_CLICK.exceptions, "NoArgsIsHelpError", ())
+
+
+def _is_argument(param: Any) -> bool:
+    return bool(param.param_type_name == "argument")
+
+
+def _placeholder(param: Any) -> str:
+    """What goes in a parameter's place: from :data:`PLACEHOLDERS`, else its name or its kind of value."""
+    if _is_argument(param):
+        return (param.name or "value").upper()
+    known = [PLACEHOLDERS[name] for name in param.opts if name in PLACEHOLDERS]
+    if known:
+        return known[0]
+    kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    return "N" if kind is int else "NUMBER" if kind is float else "TEXT"
+
+
+class _Command(TyperCommand):
+    """A command whose help says what goes in each place (``FILE``, ``PRESET``, ``N``), not ``<int>``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if param.metavar is None and not getattr(param, "is_flag", False):
+                param.metavar = _placeholder(param)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if _is_argument(param):
+                pieces.append(str(param.metavar) if param.required else f"[{param.metavar}]")
+            else:
+                pieces.extend(param.get_usage_pieces(ctx))
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if _is_argument(param):
+                arguments.append((str(param.metavar), record[1]))  # without Typer's "<str>" after it
+            else:
+                options.append(record)
+        if arguments:
+            with formatter.section("Arguments"):
+                formatter.write_dl(arguments)
+        if options:
+            with formatter.section("Options"):
+                formatter.write_dl(options)
+
+
 class _Commands(TyperGroup):
-    """The program's commands, listed in :data:`COMMAND_ORDER`."""
+    """The program's commands, listed in :data:`COMMAND_ORDER`; errors as one line, ``error: …``.
+
+    Click's usage errors (an unknown option, a missing argument) say ``error:`` as the program's
+    own do; a closed pipe (``chinchon replay | head -1``) is a normal end, status 0.
+    """
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = super().list_commands(ctx)
         known = [name for name in COMMAND_ORDER if name in names]
         return known + [name for name in names if name not in known]
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        given = (args, prog_name, complete_var)
+        if not standalone_mode:
+            return super().main(*given, standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
+        try:
+            status = super().main(*given, standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
+        except _HELP_FOR_NO_ARGUMENTS as error:  # "chinchon" alone: the help
+            error.show()
+            sys.exit(error.exit_code)
+        except _CLICK.exceptions.UsageError as error:
+            if error.ctx is not None:
+                hint = f"Try '{error.ctx.command_path} -h' for help."
+                print(f"{error.ctx.get_usage()}\n{hint}\n", file=sys.stderr)
+            _error_line(error.format_message())
+            sys.exit(error.exit_code)
+        except _CLICK.exceptions.ClickException as error:
+            _error_line(error.format_message())
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            print(file=sys.stderr)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _quiet_stdout()
+            raise typer.Exit(0) from None
+
+
+def _quiet_stdout() -> None:
+    """Send what is left for standard output nowhere: its reader has gone (a closed pipe)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 app = typer.Typer(
@@ -75,7 +214,7 @@ app = typer.Typer(
     help="Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches.",
     cls=_Commands,
     no_args_is_help=True,
-    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     # Click's plain help: Rich's shows every switch with a "<bool>" value it does not take.
     rich_markup_mode=None,
@@ -120,10 +259,15 @@ def _chinchon(
     """Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches."""
 
 
-def _fail(message: str) -> NoReturn:
-    """Print one line of error to standard error and exit with status 2."""
+def _error_line(message: str) -> None:
+    """Print ``error: message`` on one line of standard error, in the player's language."""
     line = " ".join(_("error: {message}").format(message=message).split())
     print(for_terminal(line), file=sys.stderr)
+
+
+def _fail(message: str) -> NoReturn:
+    """Print one line of error to standard error and exit with status 2."""
+    _error_line(message)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -306,7 +450,7 @@ def close_score(option: ClosingOption, hand: Sequence[Card], rules: Rules) -> st
     return _("all matched: {points}").format(points=rules.clean_close_bonus)
 
 
-@app.command(short_help="The best melds of a hand, or every way to close it.")
+@app.command(cls=_Command, short_help="The best melds of a hand, or every way to close it.")
 def solve(
     hand: Annotated[
         str, typer.Argument(help='The cards, e.g. "3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠ A♦" or "3h 4h 5h 6h 7c 7d 7s Ad".')
@@ -487,7 +631,7 @@ def replay_lines(match: Match, you: int | None = None) -> list[str]:
     return lines
 
 
-@app.command(short_help="Print a recorded match hand by hand (the last one saved by default).")
+@app.command(cls=_Command, short_help="Print a recorded match hand by hand (the last one saved by default).")
 def replay(
     file: Annotated[
         str | None,
@@ -508,23 +652,27 @@ def replay(
 
     _setup(lang, "fournier")
     you = None
-    if file is None:
+    path = file
+    if path is None:
         store = Store()
         try:
             saved = store.load()
         except StorageError as exc:
             _fail(translate_error(exc))
-        if saved is None:
+        if saved is None and not os.path.lexists(store.record_path):
             _fail(_("no match is saved in {folder}; give a record's file").format(folder=store.directory))
+        # A record without its settings, or no file at all there (a FIFO): read it as any record's file.
+        path = str(store.record_path)
+    if file is None and saved is not None:
         record, settings = saved
         you = settings.human
     else:
         try:
-            text = read_text(file)
+            text = read_text(path)
         except OSError as exc:
-            _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
+            _fail(_("cannot read {file}: {error}").format(file=path, error=exc.strerror or exc))
         except UnicodeDecodeError as exc:
-            _fail(_("cannot read {file}: {error}").format(file=file, error=exc.reason))
+            _fail(_("cannot read {file}: {error}").format(file=path, error=exc.reason))
         try:
             record = loads(text)
         except ChinchonError as exc:
@@ -543,11 +691,13 @@ def replay(
 # -- chinchon arena ----------------------------------------------------------------
 
 
-@app.command(short_help="Bots against bots on duplicate deals.")
+@app.command(cls=_Command, short_help="Bots against bots on duplicate deals.")
 def arena(
     bots: Annotated[
         str | None,
-        typer.Option("--bots", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,easy."),
+        typer.Option(
+            "--bots", metavar="BOTS", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,easy."
+        ),
     ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Seats at each table.")] = 2,
     matches: Annotated[
@@ -660,12 +810,15 @@ def arena(
 # -- chinchon rules ----------------------------------------------------------------
 
 
-@app.command("rules", short_help="Print the rules of a preset.")
+@app.command("rules", cls=_Command, short_help="Print the rules of a preset.")
 def rules_command(
     preset: Annotated[
         str | None, typer.Argument(help="The preset: fournier, clasico, online or polaco (default: --rules).")
     ] = None,
-    rules: RulesOption = "fournier",
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", "-r", help="Rule preset: fournier, clasico, online or polaco (default: fournier)."),
+    ] = None,
     rule: RuleOption = None,
     as_json: JsonOption = False,
     lang: LangOption = None,
@@ -673,8 +826,10 @@ def rules_command(
     """Print the rules in force (a preset and any --rule options on top of it), in the chosen language."""
     from chinchon.tui.rules_text import rules_paragraphs, rules_title
 
-    name = preset or rules
+    name = preset or rules or "fournier"
     chosen = _setup(lang, name, rule)
+    if preset is not None and rules is not None and preset.strip().lower() != rules.strip().lower():
+        _fail(_("two presets given, {preset} and --rules {rules}: give one").format(preset=preset, rules=rules))
     if as_json:
         closest, options = chosen.as_text()
         document = {"preset": closest, "options": options, "rules": chosen.to_dict()}
@@ -692,7 +847,7 @@ def rules_command(
 # -- chinchon play -----------------------------------------------------------------
 
 
-@app.command(short_help="Play a match against bots in the terminal.")
+@app.command(cls=_Command, short_help="Play a match against bots in the terminal.")
 def play(
     players: Annotated[
         int | None,
@@ -704,6 +859,7 @@ def play(
         str | None,
         typer.Option(
             "--bots",
+            metavar="LEVELS",
             help="A bot level per opponent, comma-separated: easy, medium, hard, expert (or any arena bot);"
             " one level plays every opponent.",
         ),
@@ -856,7 +1012,7 @@ def figure_lines(name: str, figure: str, width: int) -> list[str]:
     return [*parts[:-1], f"{last} {figure}"]
 
 
-@app.command(short_help="The engine's own speed.")
+@app.command(cls=_Command, short_help="The engine's own speed.")
 def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="CPU seconds for each figure.")] = 2.0,
     as_json: JsonOption = False,
@@ -904,7 +1060,7 @@ def bench(
 # -- chinchon serve ------------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,

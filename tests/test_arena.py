@@ -679,13 +679,13 @@ def test_the_arena_starts_no_more_processes_than_boards(monkeypatch: pytest.Monk
     import chinchon.arena as arena_module
 
     started: list[int] = []
-    from concurrent.futures import ProcessPoolExecutor as real
+    from chinchon.processes import worker_pool as real
 
-    def counting(max_workers: int) -> Any:
-        started.append(max_workers)
-        return real(max_workers=max_workers)
+    def counting(workers: int) -> Any:
+        started.append(workers)
+        return real(workers)
 
-    monkeypatch.setattr(arena_module, "ProcessPoolExecutor", counting)
+    monkeypatch.setattr(arena_module, "worker_pool", counting)
     report = run_arena(ArenaConfig(("simple", "random"), boards=2, seed=1), jobs=16)
     assert started == [2]
     assert len(report.outcomes) == 4
