@@ -29,7 +29,17 @@ from typer.core import TyperCommand, TyperGroup
 from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
-from chinchon.i18n import _, cannot_close_reason, for_terminal, is_rtl, ngettext, set_language, translate_error
+from chinchon.i18n import (
+    _,
+    cannot_close_reason,
+    canonical_letters,
+    card_letters,
+    for_terminal,
+    is_rtl,
+    ngettext,
+    set_language,
+    translate_error,
+)
 from chinchon.match import Match
 from chinchon.melds import (
     Arrangement,
@@ -301,7 +311,8 @@ def rules_label(preset: str, options: Sequence[str] | None = None) -> str:
 def _read_hand(text: str, rules: Rules) -> list[Card]:
     """The cards of a hand for these rules, or fail with one translated line."""
     try:
-        cards = parse_cards(text)
+        # Figures in the language's letters too (S♥ in Spanish), as the program writes them.
+        cards = parse_cards(canonical_letters(text, rules.deck))
     except ChinchonError as exc:
         _fail(translate_error(exc))
     if len(cards) not in (rules.hand_size, rules.hand_size + 1):
@@ -363,12 +374,12 @@ def solve_document(
 
 # -- the text output ---------------------------------------------------------------
 
-_RED_CARD = r"(?:10|[2-9AJQK])[♦♥]"
+_RED_CARD = r"(?<![\w])(?:10|[2-9A-Z])[♦♥]"
 
 
-def _styled(text: str) -> Text:
-    """Text with the cards of the red suits (♦ ♥) in red."""
-    styled = Text(text)
+def _styled(text: str, deck: str = "spanish40") -> Text:
+    """Text with its cards in the language's notation (see :func:`card_letters`), the red suits' (♦ ♥) in red."""
+    styled = Text(card_letters(text, deck))
     styled.highlight_regex(_RED_CARD, "red")
     return styled
 
@@ -381,28 +392,29 @@ def _show_melds(melds: Sequence[Sequence[Card]]) -> str:
     return " ".join(f"[{_show_cards(meld)}]" for meld in melds) if melds else "—"
 
 
-def _line(console: Console, template: str, **params: object) -> None:
-    console.print(_styled(for_terminal(template.format(**params))))
+def _line(console: Console, template: str, *, deck: str = "spanish40", **params: object) -> None:
+    console.print(_styled(for_terminal(template.format(**params)), deck))
 
 
-def _print_arrangement(console: Console, arrangement: Arrangement) -> None:
-    _line(console, _("Melds: {melds}"), melds=_show_melds(arrangement.melds))
-    _line(console, _("Loose: {cards}"), cards=_show_cards(arrangement.loose))
+def _print_arrangement(console: Console, arrangement: Arrangement, deck: str) -> None:
+    _line(console, _("Melds: {melds}"), deck=deck, melds=_show_melds(arrangement.melds))
+    _line(console, _("Loose: {cards}"), deck=deck, cards=_show_cards(arrangement.loose))
     _line(console, _("Loose points: {points}"), points=arrangement.points)
 
 
 def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, preset: str) -> None:
     _line(console, _("Rules: {preset}"), preset=preset)
-    _line(console, _("Hand: {cards}"), cards=_show_cards(cards))
+    deck = rules.deck
+    _line(console, _("Hand: {cards}"), deck=deck, cards=_show_cards(cards))
     if len(cards) == rules.hand_size:
-        _print_arrangement(console, best_arrangement(cards, rules))
+        _print_arrangement(console, best_arrangement(cards, rules), deck)
         return
     options = closing_options(cards, rules)
     if not options:
         console.print(_styled(for_terminal(cannot_close_reason(rules.close_limit, rules.close_max_loose_cards))))
         best = best_discard(cards, rules)
-        _line(console, _("Best discard: {card}"), card=best.discard)
-        _print_arrangement(console, best.arrangement)
+        _line(console, _("Best discard: {card}"), deck=deck, card=best.discard)
+        _print_arrangement(console, best.arrangement, deck)
         return
     # The best close for each card put face down: another arrangement of the same discard is only worse.
     each: dict[Card, ClosingOption] = {}
@@ -426,9 +438,9 @@ def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, prese
     for option in each.values():
         arrangement = option.arrangement
         cells = [
-            _styled(str(option.discard)),
-            _styled(_show_melds(arrangement.melds)),
-            _styled(_show_cards(arrangement.loose)),
+            _styled(str(option.discard), deck),
+            _styled(_show_melds(arrangement.melds), deck),
+            _styled(_show_cards(arrangement.loose), deck),
             Text(for_terminal(close_score(option, cards, rules))),
         ]
         table.add_row(*cells[order])
@@ -685,7 +697,7 @@ def replay(
         typer.echo(dumps(record))
         return
     for line in replay_lines(match, you if you is not None and 0 <= you < match.players else None):
-        typer.echo(for_terminal(line))
+        typer.echo(for_terminal(card_letters(line, match.rules.deck)))
 
 
 # -- chinchon arena ----------------------------------------------------------------

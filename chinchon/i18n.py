@@ -37,7 +37,10 @@ __all__ = [
     "LanguageError",
     "_",
     "cannot_close_reason",
+    "canonical_letters",
+    "card_letters",
     "card_name",
+    "figure_letters",
     "for_terminal",
     "get_language",
     "is_rtl",
@@ -247,6 +250,47 @@ def card_name(card: Card, deck: str = "spanish40") -> str:
             Suit.BASTOS: pgettext("Spanish deck", "{rank} of clubs"),
         }
     return patterns[card.suit].format(rank=rank_name(card.rank, deck))
+
+
+_FIGURE = re.compile(r"(?<![\w])([JQK])(?=[♦♥♠♣])")
+
+
+def figure_letters(deck: str = "spanish40") -> dict[str, str]:
+    """The letters the current language writes the figures with, by their letter in the notation (``J Q K``).
+
+    On Spanish decks they are the sota's, the caballo's and the rey's (``S C R`` in Spanish); the
+    French deck keeps ``J Q K`` in every language.
+    """
+    if deck == "french52":
+        return {"J": "J", "Q": "Q", "K": "K"}
+    return {
+        "J": pgettext("Spanish deck card letter", "J"),
+        "Q": pgettext("Spanish deck card letter", "Q"),
+        "K": pgettext("Spanish deck card letter", "K"),
+    }
+
+
+def card_letters(text: str, deck: str = "spanish40") -> str:
+    """Text with the figures of its cards in the current language's letters (``S♥`` for ``J♥`` in Spanish).
+
+    The one notation every text for people uses; JSON and records keep the canonical ``J♥``.
+    """
+    letters = figure_letters(deck)
+    if all(key == value for key, value in letters.items()):
+        return text
+    return _FIGURE.sub(lambda match: letters[match.group(1)], text)
+
+
+def canonical_letters(text: str, deck: str = "spanish40") -> str:
+    """Cards written with the current language's figure letters (``S♥``, ``Sh``) in the canonical notation (``J♥``).
+
+    A figure letter is read as one only directly before a suit, as :func:`card_letters` writes it.
+    """
+    letters = {local.lower(): key for key, local in figure_letters(deck).items() if local != key}
+    if not letters:
+        return text
+    figure = re.compile(f"(?<![\\w])([{''.join(letters)}])(?=[♦♥♠♣]|[dhsc](?![\\w]))", re.IGNORECASE)
+    return figure.sub(lambda match: letters[match.group(1).lower()], text)
 
 
 # -- right-to-left text --------------------------------------------------------------

@@ -614,3 +614,47 @@ def test_replay_without_settings_reads_the_saved_record(tmp_path: Path) -> None:
     result = run("replay", env={"CHINCHON_DATA_DIR": str(folder)})
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("Match: Ana, Bot 1\n")
+
+
+# -- one notation of the figures per language ------------------------------------------------------
+
+
+FIGURES = "5♥ 6♥ 7♥ K♣ K♦ K♠ Q♣ J♠"
+
+
+def test_solve_writes_and_reads_the_figures_as_the_language_does() -> None:
+    spanish = run("solve", FIGURES, "--lang", "es")
+    assert spanish.exit_code == 0, spanish.stderr
+    assert "[R♦ R♠ R♣]" in spanish.stdout and "C♣" in spanish.stdout and "S♠" in spanish.stdout
+    assert not re.search(r"\b[JQK][♦♥♠♣]", spanish.stdout), spanish.stdout
+    # What it writes, it reads: the same hand in Spanish letters is the same hand.
+    again = run("solve", "5♥ 6♥ 7♥ R♣ R♦ R♠ C♣ S♠", "--lang", "es")
+    assert again.exit_code == 0 and again.stdout == spanish.stdout, again.stderr
+    assert run("solve", "5h 6h 7h rc rd rs cc ss", "--lang", "es").stdout == spanish.stdout
+    english = run("solve", FIGURES, "--lang", "en")
+    assert "[K♦ K♠ K♣]" in english.stdout
+    assert run("solve", "5♥ 6♥ 7♥ R♣ R♦ R♠ C♣ S♠", "--lang", "en").exit_code == EXIT_BAD_INPUT
+    # JSON is for programs: the canonical notation in any language.
+    assert json.loads(run("solve", FIGURES, "--json", "--lang", "es").stdout)["hand"][3] == "K♣"
+
+
+def test_rules_name_the_figures_as_the_game_shows_them() -> None:
+    spanish = " ".join(run("rules", "--lang", "es").stdout.split())
+    assert "sota (S), caballo (C) y rey (R)" in spanish
+    assert "C R A no es escalera" in spanish
+    assert "S 8, C 9 y R 10" in spanish
+    french = " ".join(run("rules", "--lang", "fr").stdout.split())
+    assert "valet (V), cavalier (C) et roi (R)" in french and "C R A n'est pas une suite" in french
+    english = " ".join(run("rules", "--lang", "en").stdout.split())
+    assert "sota (J), caballo (Q) and rey (K)" in english and "Q K A is not a run" in english
+    # The French deck keeps J, Q and K in every language.
+    french52 = " ".join(run("rules", "--rule", "deck=french52", "--lang", "es").stdout.split())
+    assert "Q K A no es escalera" in french52
+
+
+def test_replay_writes_the_figures_as_the_language_does(tmp_path: Path) -> None:
+    record = _long_record(tmp_path / "match.json")
+    spanish = run("replay", str(record), "--lang", "es").stdout
+    assert re.search(r"\b[SCR][♦♥♠♣]", spanish) and not re.search(r"\b[JQK][♦♥♠♣]", spanish)
+    english = run("replay", str(record), "--lang", "en").stdout
+    assert re.search(r"\b[JQK][♦♥♠♣]", english)

@@ -16,8 +16,9 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from chinchon import i18n
 from chinchon.cards import Card, Suit
-from chinchon.i18n import for_terminal, is_rtl, pgettext
+from chinchon.i18n import for_terminal, is_rtl
 from chinchon.melds import Arrangement, best_arrangement
 from chinchon.rules import Rules
 
@@ -44,7 +45,6 @@ RED = "red"
 """The colour of the red suits' cards."""
 
 _RED_CARD = re.compile(r"(?<![\w])(?:10|[2-9A-Z])[♦♥]")
-_FIGURE = re.compile(r"(?<![\w])([JQK])(?=[♦♥♠♣])")
 
 _deck = "spanish40"
 
@@ -55,23 +55,9 @@ def set_deck(deck: str) -> None:
     _deck = deck
 
 
-def _figure_letters() -> dict[str, str]:
-    if _deck == "french52":
-        return {}
-    # The letters of the sota, the caballo and the rey in the player's language.
-    return {
-        "J": pgettext("Spanish deck card letter", "J"),
-        "Q": pgettext("Spanish deck card letter", "Q"),
-        "K": pgettext("Spanish deck card letter", "K"),
-    }
-
-
 def card_letters(text: str) -> str:
-    """Text with the figures of a Spanish deck's cards in the language's letters (``S♥`` for ``J♥`` in Spanish)."""
-    letters = _figure_letters()
-    if not letters or all(key == value for key, value in letters.items()):
-        return text
-    return _FIGURE.sub(lambda match: letters[match.group(1)], text)
+    """Text with the figures of the screen's deck in the language's letters (``S♥`` for ``J♥`` in Spanish)."""
+    return i18n.card_letters(text, _deck)
 
 
 def card_text(card: Card) -> str:
