@@ -30,6 +30,7 @@ from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
 from chinchon.i18n import (
+    LANGUAGES,
     _,
     cannot_close_reason,
     canonical_letters,
@@ -39,6 +40,7 @@ from chinchon.i18n import (
     ngettext,
     set_language,
     translate_error,
+    translation,
 )
 from chinchon.match import Match
 from chinchon.melds import (
@@ -576,6 +578,13 @@ def _action_line(reader: _DealReader, names: Sequence[str], seat: int, action: o
         if target is None:
             return said(_("You laid off {card}"), _("{name} laid off {card}"), card=action.card)
         owner, meld = target
+        if owner == you:
+            return said(
+                _("You laid off {card} on your meld {meld}"),
+                _("{name} laid off {card} on your meld {meld}"),
+                card=action.card,
+                meld=_show_melds([meld]),
+            )
         return said(
             _("You laid off {card} on {meld} ({owner})"),
             _("{name} laid off {card} on {meld} ({owner})"),
@@ -625,7 +634,7 @@ def replay_lines(match: Match, you: int | None = None) -> list[str]:
         points = ", ".join(f"{names[s]} {result.points[s]:+d}" for s in deal.seats)
         lines.append("  " + _("Points: {points}").format(points=points))
         if result.chinchon:
-            lines.append("  " + _("{name} made a chinchón!").format(name=names[result.closer]))
+            lines.append("  " + said(result.closer, _("You made a chinchón!"), _("{name} made a chinchón!")))
     for event in reentries:
         seat = event["seat"]
         if event["action"] == "reenter yes":
@@ -637,10 +646,29 @@ def replay_lines(match: Match, you: int | None = None) -> list[str]:
         _("Totals: {totals}").format(totals=", ".join(f"{n} {t}" for n, t in zip(names, match.scores, strict=True)))
     )
     if match.winner is not None:
-        lines.append(_("Winner: {name}").format(name=names[match.winner]))
+        lines.append(said(match.winner, _("You win the match!"), _("Winner: {name}")))
     else:
         lines.append(_("The match is not finished."))
     return lines
+
+
+def player_seat(record: dict[str, Any], names: Sequence[str]) -> int | None:
+    """The player's seat in a record ``chinchon play`` saved, if it shows, to tell that seat as "you".
+
+    It is the saved match's player when the record is the saved match (or a copy of it); else the one
+    seat with the name ``chinchon play`` gives a player who gives none ("You", in any language).
+    """
+    from chinchon.tui.storage import Store
+
+    try:
+        saved = Store().load()
+    except ChinchonError:
+        saved = None
+    if saved is not None and saved[0] == record and 0 <= saved[1].human < len(names):
+        return saved[1].human
+    defaults = {translation(lang).gettext("You") for lang in LANGUAGES}
+    seats = [seat for seat, name in enumerate(names) if name in defaults]
+    return seats[0] if len(seats) == 1 else None
 
 
 @app.command(cls=_Command, short_help="Print a recorded match hand by hand (the last one saved by default).")
@@ -696,6 +724,8 @@ def replay(
     if as_json:
         typer.echo(dumps(record))
         return
+    if you is None:
+        you = player_seat(record, match.names)
     for line in replay_lines(match, you if you is not None and 0 <= you < match.players else None):
         typer.echo(for_terminal(card_letters(line, match.rules.deck)))
 

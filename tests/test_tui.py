@@ -460,11 +460,79 @@ def test_resume_restores_the_exact_match() -> None:
     run(again, check)
 
 
+# Deal 1 (Ana first): Ana takes Q♣ and throws it back, the bot throws a king, Ana draws 6♥ and closes
+# with 3♥ loose; the bot lays off 7♥ on her run.
+LAID_ON_ANA = stack_deck(
+    FOURNIER,
+    [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♣"), cards("2♣ 2♠ 4♣ 4♠ K♦ K♠ 7♥")],
+    discard=Card.parse("Q♣"),
+    stock=cards("5♦ 6♥"),
+)
+
+
+def test_the_results_tell_the_player_in_the_second_person() -> None:
+    """A bot's lay-off on the player's melds is on "your melds", not on the melds of the player's name."""
+    session = session_for("fournier", [LAID_ON_ANA, DEAL_2], scores=[50, 60])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "d")
+        await press(pilot, key_of(app.table.shown.index(Card.parse("Q♣"))), "enter", "s", "c")
+        closes = [a for a in session.observation().legal_actions if isinstance(a, Close)]
+        loose_three = next(
+            i for i, a in enumerate(closes) if Card.parse("3♥") not in [c for m in a.melds or () for c in m]
+        )
+        await press(pilot, key_of(loose_three))
+        assert isinstance(app.screen, InfoScreen)
+        text = " ".join(screen_text(app).split())
+        assert "Bot 1 laid off 7♥ on your melds." in text
+        assert "melds of Ana" not in text
+
+    run(app, script)
+
+
+def test_replay_of_the_players_own_save_says_you(tmp_path: Path) -> None:
+    """The name chinchon play gives the player ("You", in any language) is told as "you", with a file or not."""
+    settings = Settings(preset="fournier", bots=("simple",), seed=11, speed=0)
+    store = Store()
+    session = Session.start(settings, ["You", "Bot 1"], Rules(), store, scores=[50, 60], first=0, decks=[LAID_ON_ANA])
+    for key in ("d", "Q♣", "s", "close"):
+        actions = session.observation().legal_actions
+        if key == "d":
+            session.play(Draw("discard"), 0)
+        elif key == "Q♣":
+            session.play(next(a for a in actions if str(a) == "discard Q♣"), 0)
+            while session.bot_to_move() is not None:
+                seat = session.bot_to_move()
+                assert seat is not None
+                session.play(session.choose(seat, session.match.observation(seat)), seat)
+        elif key == "s":
+            session.play(Draw("stock"), 0)
+        else:
+            close = next(a for a in actions if isinstance(a, Close) and len((a.melds or ((),))[0]) == 3)
+            session.play(close, 0)
+    session.match.resolve_showdown()
+    session.save()
+    copy = tmp_path / "kept.json"
+    copy.write_bytes(store.record_path.read_bytes())
+    for args in (["replay"], ["replay", str(store.record_path)], ["replay", str(copy)]):
+        result = CliRunner().invoke(cli, [*args, "--lang", "en"])
+        assert result.exit_code == 0, result.output
+        assert "Deal 1: you play first" in result.output and "You were dealt" in result.output
+        assert "You plays" not in result.output and "You was" not in result.output
+        assert "laid off 7♥ on your meld [4♥ 5♥ 6♥]" in result.output
+    # Saved in Spanish, read in English: still the player.
+    spanish = Session.start(settings, ["Tú", "Bot 1"], Rules(), None, first=0, decks=[LAID_ON_ANA])
+    (tmp_path / "tu.json").write_text(json.dumps(spanish.match.record()), "utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(tmp_path / "tu.json"), "--lang", "en"])
+    assert "Deal 1: you play first" in result.output and "Tú plays" not in result.output
+
+
 def test_replay_reads_the_saved_match() -> None:
     session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
     result = CliRunner().invoke(cli, ["replay", str(session.store.record_path if session.store else "")])
     assert result.exit_code == 0, result.output
-    assert "Deal 1: Ana plays first" in result.output
+    assert "Deal 1: you play first" in result.output  # the saved match, given as a file: still the player's
 
 
 def test_play_without_options(launched: list[ChinchonApp]) -> None:

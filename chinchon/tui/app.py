@@ -1048,9 +1048,12 @@ class ChinchonApp(App[None]):
             for number, action in enumerate(actions, start=1):
                 if isinstance(action, LayOff):
                     meld = obs.table[action.meld_index]
-                    text = _("lay off {card} on {meld} ({name})").format(
-                        card=action.card, meld=meld, name=self.session.names[meld.owner]
-                    )
+                    if meld.owner == self.session.human:
+                        text = _("lay off {card} on your meld {meld}").format(card=action.card, meld=meld)
+                    else:
+                        text = _("lay off {card} on {meld} ({name})").format(
+                            card=action.card, meld=meld, name=self.session.names[meld.owner]
+                        )
                 else:
                     text = _("done: no more lay-offs")
                 options.append(line(f"{number}. {text}"))
@@ -1147,7 +1150,10 @@ class ChinchonApp(App[None]):
         if result.chinchon and result.closer is not None:
             body.append(
                 line(
-                    "★ " + _("{name} made a chinchón!").format(name=session.names[result.closer]) + " ★", "bold reverse"
+                    "★ "
+                    + session.you_or(result.closer, _("You made a chinchón!"), _("{name} made a chinchón!"))
+                    + " ★",
+                    "bold reverse",
                 )
             )
         body.append(line(closing, "bold"))
@@ -1155,17 +1161,19 @@ class ChinchonApp(App[None]):
             body.append(line(_("You put {card} face down.").format(card=face_down)))
         body.append(table([_("Player"), _("Melds"), _("Loose"), _("Points")], rows, right=(3,)))
         for (who, owner), given in laid_by.items():
-            body.append(
-                line(
-                    session.you_or(
-                        who,
-                        _("You laid off {cards} on the melds of {owner}."),
-                        _("{name} laid off {cards} on the melds of {owner}."),
-                        cards=cards_text(given),
-                        owner=session.names[owner],
-                    )
+            if owner == session.human:
+                told = _("{name} laid off {cards} on your melds.").format(
+                    name=session.names[who], cards=cards_text(given)
                 )
-            )
+            else:
+                told = session.you_or(
+                    who,
+                    _("You laid off {cards} on the melds of {owner}."),
+                    _("{name} laid off {cards} on the melds of {owner}."),
+                    cards=cards_text(given),
+                    owner=session.names[owner],
+                )
+            body.append(line(told))
         body.append(Text())
         body.append(self.score_sheet(obs, number))
 

@@ -347,7 +347,7 @@ class Session:
         closer = result.closer
         self.log.append(self.closing_line(result))
         if result.chinchon and closer is not None:
-            self.log.append(_("{name} made a chinchón!").format(name=self.names[closer]))
+            self.log.append(self.you_or(closer, _("You made a chinchón!"), _("{name} made a chinchón!")))
         for seat in before.active:
             if seat not in after.active:
                 self.log.append(
