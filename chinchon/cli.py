@@ -602,9 +602,9 @@ def replay_lines(match: Match, you: int | None = None) -> list[str]:
 
     ``you`` is the player's seat, told as "you"; seat names are shown without control characters.
     """
-    from chinchon.tui.session import void_line
+    from chinchon.tui.session import shown_names, void_line
 
-    names = [printable(name) for name in match.names]
+    names = [printable(name) for name in shown_names(match.names, you)]
 
     def said(seat: int, mine: str, theirs: str, **params: object) -> str:
         return (mine if seat == you else theirs).format(name=names[seat], **params)
@@ -944,11 +944,20 @@ def play(
         if session is None:
             _fail(_("there is no unfinished match to resume"))
         _terminal_or_exit()
+        notes = []
         if (rules is not None or rule) and chosen != session.match.rules:
             kept = rules_label(*session.match.rules.as_text())
-            line = _("The saved match goes on with its own rules ({rules}), not those of the command line.").format(
-                rules=kept
+            notes.append(
+                _("The saved match goes on with its own rules ({rules}), not those of the command line.").format(
+                    rules=kept
+                )
             )
+        aside = _set_aside(session, players, bots, seed, name)
+        if aside:
+            notes.append(
+                _("The saved match goes on as it was saved; set aside: {options}.").format(options=", ".join(aside))
+            )
+        for line in notes:
             print(for_terminal(line), file=sys.stderr)
             session.log.append(line)
         ChinchonApp(session, speed=speed).run()
@@ -999,6 +1008,23 @@ def play(
     except ChinchonError as exc:
         _fail(translate_error(exc))
     ChinchonApp(session, speed=speed, unfinished=unfinished).run()
+
+
+def _set_aside(session: Any, players: int | None, bots: str | None, seed: int | None, name: str | None) -> list[str]:
+    """The options of ``play --resume`` that the saved match does not take (``--players 3``), as given."""
+    aside = []
+    if players is not None and players != session.match.players:
+        aside.append(f"--players {players}")
+    if bots is not None:
+        levels = [level.strip() for level in bots.split(",")]
+        opponents = len(session.settings.bots)
+        if (levels * opponents if len(levels) == 1 else levels) != list(session.settings.bots):
+            aside.append(f"--bots {bots}")
+    if seed is not None and seed != session.settings.seed:
+        aside.append(f"--seed {seed}")
+    if name is not None and name != session.match.names[session.human]:
+        aside.append(f"--name {printable(name)}")
+    return aside
 
 
 def has_terminal() -> bool:
