@@ -11,6 +11,7 @@ errors.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import subprocess
@@ -1215,3 +1216,119 @@ def test_a_large_terminal_gets_larger_cards_and_more_log() -> None:
     small, large = seen[SIZE], seen[(120, 40)]
     assert large[0] > small[0] and large[1] > small[1]
     assert large[2] >= small[2] + 10
+
+
+# -- nothing cut at 80 columns ------------------------------------------------------------------------
+
+
+def _rows(app: ChinchonApp) -> list[str]:
+    return screen_text(app).split("\n")
+
+
+def _region_text(app: ChinchonApp, region: Any) -> str:
+    """The text on the screen inside a region, its rows joined by spaces and its spaces normalised."""
+    rows = _rows(app)[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right].split()) for row in rows).strip()
+
+
+@pytest.mark.parametrize("lang", ["pl", "es", "fr", "pt", "ar"])
+def test_the_prompt_keeps_its_keys_and_card_at_80_columns(lang: str) -> None:
+    """The Polish prompt lost its (d) and its card ("…albo weź R♣ ze stosu kart"): it now takes two lines."""
+    from chinchon.tui.render import card_letters, visual
+
+    set_language(lang)
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def script(pilot: Pilot[Any]) -> None:
+        from chinchon.i18n import _
+
+        prompt = app.table.query_one("#prompt")
+        text = _region_text(app, prompt.region)
+        wanted = _("Your turn: draw from the stock (s) or take {card} from the discard pile (d).").format(card="Q♣")
+        if lang == "ar":
+            assert "(s)" in text and "(d)" in text and "Q♣" in text, text
+            assert len(text) == len(visual(wanted)), text
+        else:
+            assert text == card_letters(wanted), text
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("lang", ["es", "ar", "pl"])
+@pytest.mark.parametrize("size", [SIZE, (120, 40)])
+def test_the_piles_show_their_whole_names(lang: str, size: tuple[int, int]) -> None:
+    """ "Pila de descartes" was cut to "Pila de desca…", even at 120 columns."""
+    from chinchon.i18n import _
+    from chinchon.tui.render import visual
+
+    set_language(lang)
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            for pile, name in (("#stock", _("Stock")), ("#discard", _("Discard pile"))):
+                text = _region_text(app, app.table.query_one(pile).content_region)
+                assert "…" not in text, text
+                for word in name.split():
+                    assert visual(word) in text, (word, text)
+
+    asyncio.run(main())
+
+
+def test_a_long_log_line_wraps_instead_of_being_cut() -> None:
+    """The --resume note ("…its own r…") is read whole in the log at 80 columns."""
+    from chinchon.tui.app import LogView
+
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    note = "The saved match goes on with its own rules (clasico, limit=50), not those of the command line."
+    session.log.append(note)
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        text = _region_text(app, app.table.query_one(LogView).content_region)
+        assert "…" not in text and text.endswith(note), text
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("keys", [["question_mark"], ["h"], ["s", "c"]], ids=["help", "history", "close"])
+def test_boxes_at_80x24_draw_one_right_border_and_the_scrollbar_against_it(keys: list[str]) -> None:
+    """A box two columns narrower than the screen showed the log's border beside its own; the help's
+    scrollbar stood one column inside the border, in the text."""
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, *keys)
+        assert app.screen is not app.table
+        rows = _rows(app)
+        box = app.screen.query_one("#box").region
+        for row in rows[box.y : box.bottom]:
+            edge = row[box.right - 2 : box.right + 2]
+            assert not any(a in "│╮╯┤" and b in "│╮╯┤" for a, b in itertools.pairwise(edge)), rows
+        thumbs = [row for row in rows if any(char in row for char in "▁▂▃▄▅▆▇█")]
+        for row in thumbs:
+            last = max(i for i, char in enumerate(row) if char in "▁▂▃▄▅▆▇█")
+            assert row[last + 1] == "│", rows
+
+    run(app, script)
+
+
+def test_help_in_arabic_wraps_its_paragraphs_to_the_box() -> None:
+    """Right-to-left paragraphs are wrapped at the width they are shown in, not at 72 columns."""
+    import textwrap
+
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from chinchon.tui.render import visual
+    from chinchon.tui.screens import paragraph
+
+    set_language("ar")
+    text = rules_paragraphs(Rules())[0]
+    for width in (40, 60, 90):
+        console = Console(width=width, record=True, color_system=None)
+        console.print(paragraph(text))
+        lines = [line.rstrip() for line in console.export_text().splitlines()]
+        assert [line.strip() for line in lines] == [visual(part) for part in textwrap.wrap(text, width)]
+        assert all(cell_len(line) <= width for line in lines)

@@ -46,6 +46,7 @@ from chinchon.tui.render import (
     sort_by_suit,
     table,
     visual,
+    wrap,
 )
 from chinchon.tui.rules_text import rules_paragraphs, rules_title
 from chinchon.tui.screens import (
@@ -245,16 +246,23 @@ class LogView(Widget):
 
     def render(self) -> RenderableType:
         width, height = self.content_size.width, self.content_size.height
-        shown = self.lines[-height:] if height > 0 else []
+        if height <= 0 or width <= 0:
+            return Text()
+        # The latest lines, each wrapped (never cut): as many rows as fit, the newest last.
+        rows: list[str] = []
+        for text in reversed(self.lines):
+            rows[:0] = wrap(text, width)
+            if len(rows) >= height:
+                break
         rtl = is_rtl()
         out = Text()
-        for i, text in enumerate(shown):
+        for i, text in enumerate(rows[-height:]):
             if i:
                 out.append("\n")
-            fitted = line(fit(text, width))
+            shown = line(text)
             if rtl:
-                out.append(" " * max(0, width - fitted.cell_len))
-            out.append_text(fitted)
+                out.append(" " * max(0, width - shown.cell_len))
+            out.append_text(shown)
         return out
 
 
@@ -280,6 +288,7 @@ class TableScreen(Screen[None]):
     #hand { height: 3; padding: 0 1; }
     #hand.-tight CardView { margin-right: 0; }
     #hint.-close { text-style: bold reverse; }
+    #prompt, #hint { height: auto; max-height: 2; }
     #prompt.-error { text-style: bold; color: $error; }
     #keys { background: $primary-background; }
     TableScreen.-large CardView { width: 11; height: 5; }
@@ -506,20 +515,28 @@ class TableScreen(Screen[None]):
         stock.border_subtitle = "s"
         stock.set_class(drawing, "-ready")
         count = ngettext("{count} card", "{count} cards", obs.stock_size).format(count=obs.stock_size)
-        stock.update(self._pile_face(_("Stock"), Text(visual(count)), 11))
         discard = self.query_one("#discard", Pile)
         discard.border_subtitle = "d · h"
         discard.set_class(drawing, "-ready")
         top = obs.top_discard
         face = Text("—") if top is None else Text(card_text(top), style=f"bold {card_style(top)}".strip())
-        discard.update(self._pile_face(_("Discard pile"), face, 14))
+        # A name too long for its pile takes two lines, and both piles grow by a line.
+        names = [wrap(_("Stock"), 11), wrap(_("Discard pile"), 14)]
+        rows = min(2, max(len(name) for name in names))
+        stock.update(self._pile_face(names[0], rows, Text(visual(count)), 11))
+        discard.update(self._pile_face(names[1], rows, face, 14))
+        for widget in (stock, discard, self.query_one("#piles")):
+            widget.styles.height = 3 + rows
 
     @staticmethod
-    def _pile_face(name: str, value: Text, width: int) -> Text:
-        """A pile's name over what is on it, centred."""
+    def _pile_face(name: list[str], rows: int, value: Text, width: int) -> Text:
+        """A pile's name (in ``rows`` lines) over what is on it, centred."""
+        if len(name) > rows:
+            name = [*name[: rows - 1], fit(" ".join(name[rows - 1 :]), width)]
         face = Text()
-        face.append(visual(fit(name, width)), "dim")
-        face.append("\n")
+        for part in [*name, *[""] * (rows - len(name))]:
+            face.append(visual(part), "dim")
+            face.append("\n")
         face.append_text(value)
         return face
 
@@ -602,7 +619,7 @@ class TableScreen(Screen[None]):
         prompt = self.query_one("#prompt", Static)
         prompt.set_class(self.message is not None, "-error")
         if self.message is not None:
-            prompt.update(line(self.message))
+            prompt.update(paragraph(self.message))
             return
         session = self.game.session
         if obs.match_over:
@@ -622,7 +639,7 @@ class TableScreen(Screen[None]):
             text = _("{name} is playing…").format(name=session.names[obs.to_move])
         else:
             text = ""
-        prompt.update(line(text))
+        prompt.update(paragraph(text))
 
     def _hint(self, hand: list[Card], rules: Rules, obs: Observation, turn: bool) -> None:
         hint = self.query_one("#hint", Static)
@@ -646,7 +663,7 @@ class TableScreen(Screen[None]):
             ).format(card=self.picked, points=points)
         else:
             text = ""
-        hint.update(line(text))
+        hint.update(paragraph(text))
 
     def _keys(self, obs: Observation, turn: bool, cards: int) -> Text:
         keys: list[tuple[str, str]] = []
