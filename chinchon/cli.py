@@ -328,7 +328,7 @@ def _read_hand(text: str, rules: Rules) -> list[Card]:
     try:
         check_hand(cards, rules)
     except ChinchonError as exc:
-        _fail(translate_error(exc))
+        _fail(card_letters(translate_error(exc), rules.deck))
     return cards
 
 
