@@ -78,9 +78,11 @@ COMMAND_ORDER = ("play", "replay", "rules", "solve", "arena", "bench")
 PLACEHOLDERS = {
     "--bot-delay": "SECONDS",
     "--bot-workers": "N",
+    "--connections-per-address": "N",
     "--db": "URL",
     "--grace": "SECONDS",
     "--hands": "N",
+    "--hello-timeout": "SECONDS",
     "--host": "HOST",
     "--jobs": "N",
     "--lang": "LANG",
@@ -93,6 +95,7 @@ PLACEHOLDERS = {
     "--output": "FILE",
     "--players": "N",
     "--port": "PORT",
+    "--request-timeout": "SECONDS",
     "--rooms-per-minute": "N",
     "--rule": "NAME=VALUE",
     "--rules": "PRESET",
@@ -1157,6 +1160,36 @@ def serve(
     lookups_per_minute: Annotated[
         float, typer.Option("--lookups-per-minute", min=0.1, help="Room codes one address may look up a minute.")
     ] = 30.0,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            "--request-timeout",
+            min=1,
+            max=600,
+            help="Seconds a connection may take to send a whole HTTP request before it is closed.",
+        ),
+    ] = 10.0,
+    hello_timeout: Annotated[
+        float,
+        typer.Option(
+            "--hello-timeout", min=1, max=600, help="Seconds a WebSocket may take to say hello before it is closed."
+        ),
+    ] = 5.0,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--connections-per-address",
+            min=0,
+            help="Connections one address may hold open at once (0: no cap; behind a proxy, all are the proxy's).",
+        ),
+    ] = 100,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="The server is reached over HTTPS (through a TLS proxy): its answers tell browsers to keep to HTTPS.",
+        ),
+    ] = False,
     rules: Annotated[
         str, typer.Option("--rules", "-r", help="Rule preset of the rooms whose creation names no rules.")
     ] = "fournier",
@@ -1181,6 +1214,7 @@ def serve(
     import uvicorn
 
     from chinchon.server.app import create_app
+    from chinchon.server.connections import uvicorn_config
     from chinchon.server.logs import setup_logging
     from chinchon.server.rooms import ServerSettings
     from chinchon.tui.storage import data_dir
@@ -1201,21 +1235,14 @@ def serve(
         default_rules=default_rules,
     )
     settings.rooms_per_minute, settings.lookups_per_minute = rooms_per_minute, lookups_per_minute
+    settings.request_timeout, settings.hello_timeout = request_timeout, hello_timeout
+    settings.connections_per_address, settings.https = connections_per_address, https
     setup_logging(log_level, log_json)
     try:
         application = create_app(settings)
     except Exception as exc:  # a bad database URL
         _fail(str(exc))
-    config = uvicorn.Config(
-        application,
-        host=host,
-        port=port,
-        log_config=None,
-        ws_max_size=65536,
-        ws_ping_interval=settings.heartbeat,
-        ws_ping_timeout=settings.heartbeat,
-        timeout_graceful_shutdown=10,
-    )
+    config = uvicorn_config(application, settings, host=host, port=port, log_config=None, timeout_graceful_shutdown=10)
 
     shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
     address = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"

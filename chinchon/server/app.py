@@ -16,13 +16,14 @@ from typing import Any
 from babel.messages.extract import extract
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import ValidationError
+from starlette.requests import ClientDisconnect
 
 from chinchon.errors import N_
-from chinchon.i18n import LANGUAGES, is_rtl, translation
+from chinchon.i18n import is_rtl, translation
 from chinchon.server.bots import BotPool
+from chinchon.server.connections import WS_FRAME_MAX
 from chinchon.server.hub import Connection, Hub, TokenBucket
 from chinchon.server.metrics import Metrics
 from chinchon.server.protocol import (
@@ -40,6 +41,8 @@ from chinchon.server.protocol import (
 )
 from chinchon.server.rooms import Manager, Refused, Room, ServerSettings, check_name, error_message, normal_code
 from chinchon.server.store import Store
+from chinchon.server.web import VersionedStatic, error_response, harden, static_version
+from chinchon.server.web import accepted_language as _language
 
 __all__ = ["create_app"]
 
@@ -47,15 +50,6 @@ log = logging.getLogger("chinchon.server")
 
 STRIKES = 20
 """Bad frames in a row after which a connection is closed (1008)."""
-
-
-def _language(value: str | None) -> str:
-    """One of the catalogs' languages from a language tag or an Accept-Language header; English otherwise."""
-    for part in (value or "").split(","):
-        code = part.split(";")[0].strip().replace("_", "-").lower().split("-")[0]
-        if code in LANGUAGES:
-            return code
-    return "en"
 
 
 class _Limits:
@@ -97,8 +91,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await store.close()
             log.info("server stopped")
 
-    app = FastAPI(title="chinchon", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    # No /api/docs: Swagger's page would load scripts from a CDN into the table's origin (see web.py).
+    app = FastAPI(title="chinchon", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    harden(app, settings)
     app.state.manager = manager
+    app.state.settings = settings
     app.state.hub = hub
     app.state.metrics = metrics
 
@@ -111,7 +108,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return request.client.host if request.client else "?"
 
     async def body(request: Request, model: type[Any]) -> Any:
-        raw = await request.body()
+        try:
+            raw = await request.body()
+        except ClientDisconnect:  # a request closed halfway (by its client, or after the request timeout)
+            raise Refused("bad_request", N_("bad request: {problem}"), problem="the body did not arrive") from None
         if len(raw) > settings.max_frame:
             raise Refused("too_large", N_("the request is larger than {most} bytes"), most=settings.max_frame)
         try:
@@ -186,13 +186,19 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def websocket(socket: WebSocket) -> None:
         origin = socket.headers.get("origin")
         if origin is not None and not _origin_allowed(origin, socket, settings):
-            await socket.close(code=1008)
+            refused = Refused("bad_origin", N_("a page of another site may not open this server's WebSocket"))
+            metrics.errors.labels(refused.code).inc()
+            try:
+                await socket.send_denial_response(error_response(refused, 403, socket.headers.get("accept-language")))
+            except RuntimeError:  # a server without ASGI's denial responses answers 403 by itself
+                await socket.close(code=1008)
             return
         await socket.accept()
         connection = Connection(socket, socket.client.host if socket.client else "?")
         hub.start(connection)
         metrics.connections.inc()
         room: Room | None = None
+        hello_timer = asyncio.get_running_loop().call_later(settings.hello_timeout, _no_hello, connection)
         try:
             while not connection.closed:
                 frame = await socket.receive()
@@ -200,12 +206,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     break
                 text = frame.get("text")
                 if text is None:
-                    strike(
-                        connection,
-                        error_message(
-                            Refused("bad_message", N_("bad message: send JSON in text frames")), connection.lang
-                        ),
-                    )
+                    refused = Refused("bad_message", N_("bad message: send JSON in text frames"))
+                    strike(connection, error_message(refused, connection.lang, _given_id(frame.get("bytes"))))
                     continue
                 room = await _handle(text, connection, room)
         except WebSocketDisconnect:
@@ -213,6 +215,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except Exception:
             log.exception("connection failed")
         finally:
+            hello_timer.cancel()
             metrics.connections.dec()
             hub.forget(connection)
             if room is not None:
@@ -222,6 +225,18 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             if connection.writer is not None:
                 # What is queued (a last error, the close code) goes out before the endpoint returns.
                 await asyncio.wait([connection.writer], timeout=5)
+
+    def _no_hello(connection: Connection) -> None:
+        """A connection that has not said a good ``hello`` in time is closed (1008)."""
+        if connection.role is None and not connection.closed:
+            late = Refused(
+                "not_joined",
+                N_("no hello within {seconds} seconds: the connection is closed"),
+                seconds=f"{settings.hello_timeout:g}",
+            )
+            metrics.errors.labels(late.code).inc()
+            hub.send(connection, error_message(late, connection.lang))
+            hub.close(connection, 1008)
 
     def strike(connection: Connection, error: dict[str, Any]) -> None:
         metrics.errors.labels(error["code"]).inc()
@@ -233,12 +248,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def _handle(text: str, connection: Connection, room: Room | None) -> Room | None:
         lang = connection.lang
         if len(text.encode("utf-8", "surrogatepass")) > settings.max_frame:
-            strike(
-                connection,
-                error_message(
-                    Refused("too_large", N_("the message is larger than {most} bytes"), most=settings.max_frame), lang
-                ),
-            )
+            too_large = Refused("too_large", N_("the message is larger than {most} bytes"), most=settings.max_frame)
+            strike(connection, error_message(too_large, lang, _given_id(text)))
             return room
         error: Refused | None = None
         try:
@@ -248,19 +259,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except (ValueError, RecursionError):
             data = None
             error = Refused("bad_json", N_("the message is not JSON"))
-        given_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+        given_id = _id_of(data)
         if not connection.limiter.take():
             error = Refused("rate_limited", N_("too many messages; slow down"))
         if error is not None:
-            strike(connection, error_message(error, lang, given_id[:64] if given_id else None))
+            strike(connection, error_message(error, lang, given_id))
             return room
         try:
             message = client_adapter.validate_python(data)
         except ValidationError as exc:
-            strike(
-                connection,
-                error_message(Refused("bad_message", N_("bad message: {problem}"), problem=_problem(exc)), lang),
-            )
+            refused = Refused("bad_message", N_("bad message: {problem}"), problem=_problem(exc))
+            strike(connection, error_message(refused, lang, given_id))
             return room
         client_id = message.id if isinstance(message, ActionMessage) else None
         started = time.perf_counter()
@@ -406,6 +415,8 @@ def _index_page(lang: str) -> str:
     page = (STATIC_DIR / "index.html").read_text("utf-8")
     needs = html.escape(translation(lang).gettext(N_("This game needs JavaScript.")))
     page = page.replace('<html lang="en" dir="ltr">', f'<html lang="{lang}" dir="{"rtl" if is_rtl(lang) else "ltr"}">')
+    # The client's files by their version's URL, cached for good: a new version is a new URL (web.VersionedStatic).
+    page = page.replace('"/static/', f'"/static/v-{static_version(STATIC_DIR)}/')
     return page.replace("<noscript>This game needs JavaScript.</noscript>", f"<noscript>{needs}</noscript>")
 
 
@@ -430,7 +441,33 @@ def _static_routes(app: FastAPI) -> None:
             headers={"Cache-Control": "no-cache"},
         )
 
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", VersionedStatic(STATIC_DIR), name="static")
+
+
+ID_MAX = 64
+"""The longest ``id`` of an action (``ActionMessage.id``)."""
+
+
+def _id_of(data: object) -> str | None:
+    """The ``id`` a client message carries, when it is one an action may have (1 to 64 characters of text)."""
+    value = data.get("id") if isinstance(data, dict) else None
+    if not isinstance(value, str) or not 1 <= len(value) <= ID_MAX:
+        return None
+    try:
+        value.encode("utf-8")  # a lone surrogate could not be sent back
+    except UnicodeEncodeError:
+        return None
+    return value
+
+
+def _given_id(raw: str | bytes | None) -> str | None:
+    """The ``id`` of a frame refused before it was read (too large, or binary), so that its error names it."""
+    if raw is None or len(raw) > WS_FRAME_MAX:  # (a frame over the protocol's limit is still read)
+        return None
+    try:
+        return _id_of(json.loads(raw))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _problem(exc: ValidationError) -> str:
@@ -442,7 +479,8 @@ def _problem(exc: ValidationError) -> str:
 
 def _origin_allowed(origin: str, socket: WebSocket, settings: ServerSettings) -> bool:
     """Whether a browser's Origin is the server's own or one of the configured origins."""
-    if origin in settings.origins or "*" in settings.origins:
+    allowed = {o.rstrip("/").lower() for o in settings.origins}
+    if origin in allowed or "*" in allowed:
         return True
     host = socket.headers.get("host", "")
     return origin in (f"http://{host}", f"https://{host}")

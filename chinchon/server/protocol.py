@@ -56,6 +56,8 @@ ErrorCode = Literal[
     "chat_refused",
     "not_over",
     "server_busy",
+    "bad_origin",
+    "unsupported_media_type",
 ]
 """The codes of typed errors; the message beside a code is in the seat's language."""
 

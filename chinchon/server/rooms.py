@@ -36,7 +36,7 @@ from chinchon.match import Match
 from chinchon.rules import Rules, RulesError, parse_option
 from chinchon.server.hub import Connection, Hub, frame
 from chinchon.server.protocol import CHAT_MAX, NAME_MAX, CreateRoom
-from chinchon.server.store import EventRow, RoomRow, SeatRow, Store
+from chinchon.server.store import RECENT_EVENTS, EventRow, RoomRow, SeatRow, Store
 from chinchon.server.views import game_view, public_action, spectator_game_view, translated, translated_error
 
 if TYPE_CHECKING:
@@ -50,8 +50,8 @@ log = logging.getLogger("chinchon.server")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes use letters and digits that cannot be mistaken for one another (no I, L, O, 0, 1)."""
 CODE_LENGTH = 7
-BUFFER = 256
-"""Events kept in memory for clients that reconnect; older ones get the whole view."""
+BUFFER = RECENT_EVENTS
+"""Events kept in memory for clients that reconnect (the same after a restart); older ones get the whole view."""
 
 
 @dataclass
@@ -69,6 +69,10 @@ class ServerSettings:
     lookups_per_minute: float = 30.0
     chat_per_minute: float = 20.0
     heartbeat: float = 5.0
+    request_timeout: float = 10.0
+    hello_timeout: float = 5.0
+    connections_per_address: int = 100
+    https: bool = False
     bot_delay: float = 0.0
     default_rules: Rules = field(default_factory=Rules)
 
@@ -503,7 +507,7 @@ class Room:
                     with self._undone_if_refused():
                         s.kind, s.name, s.token_hash, s.lang = "person", name, hash_token(token), lang
                         s.away_since, s.bot_playing = time.monotonic(), False
-                        n = await self.append("join", s.index, None, seat_changes=[s])
+                        n = await self.append("join", s.index, json.dumps({"name": name}), seat_changes=[s])
                     event = self._event(n, "join", s.index, name=name)
                     self.manager.lobby_changed()
                     self.publish(event)
@@ -817,29 +821,42 @@ class Manager:
         room.seed = row.seed
         room.closed = row.status == "closed"
         room.status = "waiting"
+        # Earlier matches' events (the latest events before the current match) are replayed for their public text
+        # only; the current match's rebuild the room.
+        earlier_ok = True
         for entry in row.events:
-            if entry.kind in ("start", "rematch"):
-                names = json.loads(entry.data or "{}").get("names", [])
-                room.match = Match(names, rules, seed=int(row.seed or 0))
+            current = entry.match == row.match
+            if not current and not earlier_ok:
+                continue
+            try:
+                room.buffer.append(self._rebuilt_event(room, row, entry))
+            except (ChinchonError, ValueError, KeyError):
+                if current:
+                    raise
+                earlier_ok = False  # an earlier match that does not replay: its events are not sent again
+                room.buffer.clear()
+            if entry.kind in ("start", "rematch") and current:
                 room.status = "playing"
-                room.buffer.append({"type": "event", "n": entry.n, "kind": entry.kind, "seat": None})
-            elif entry.kind == "action" and room.match is not None and entry.seat is not None:
-                action = parse_action(entry.data or "")
-                room.match.apply(action, seat=entry.seat)
-                room.buffer.append(
-                    {
-                        "type": "event",
-                        "n": entry.n,
-                        "kind": "action",
-                        "seat": entry.seat,
-                        "action": public_action(room.match, entry.seat, action),
-                    }
-                )
-            else:
-                room.buffer.append({"type": "event", "n": entry.n, "kind": entry.kind, "seat": entry.seat})
         if room.match is not None and room.match.over:
             room.status = "over"
         return room
+
+    @staticmethod
+    def _rebuilt_event(room: Room, row: RoomRow, entry: EventRow) -> dict[str, Any]:
+        """An event of the log as it was sent, its action applied to the room's match (a start makes the match)."""
+        event: dict[str, Any] = {"type": "event", "n": entry.n, "kind": entry.kind, "seat": entry.seat}
+        if entry.kind in ("start", "rematch"):
+            names = json.loads(entry.data or "{}").get("names", [])
+            seed = row.seed if entry.match == row.match else row.seeds[entry.match]
+            room.match = Match(names, room.rules, seed=int(seed or 0))
+            event["seat"] = None
+        elif entry.kind == "action" and room.match is not None and entry.seat is not None:
+            action = parse_action(entry.data or "")
+            room.match.apply(action, seat=entry.seat)
+            event["action"] = public_action(room.match, entry.seat, action)
+        elif entry.kind == "join" and entry.data:
+            event["name"] = json.loads(entry.data)["name"]
+        return event
 
     async def restore(self) -> int:
         """Rebuild every room that was open when the server stopped; how many."""

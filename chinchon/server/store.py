@@ -28,6 +28,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     event,
+    func,
     insert,
     select,
     update,
@@ -133,9 +134,16 @@ class EventRow:
     time: float
 
 
+RECENT_EVENTS = 256
+"""The latest events of a room loaded with it beside its current match's, for the clients that come back."""
+
+
 @dataclass
 class RoomRow:
-    """A room as stored, with its seats and the events of its current match."""
+    """A room as stored, with its seats, the events of its current match and the latest before them.
+
+    ``seeds`` holds the seed of each match whose events are loaded (the current one's is ``seed``).
+    """
 
     code: str
     created: float
@@ -152,6 +160,7 @@ class RoomRow:
     last_event: int
     seat_rows: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
+    seeds: dict[int, str] = field(default_factory=dict)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -376,7 +385,7 @@ class Store:
         return None if found is None else dict(json.loads(found[0]))
 
     async def load_room(self, code: str) -> RoomRow | None:
-        """A room with its seats and the events of its current match."""
+        """A room with its seats, the events of its current match and the latest before them."""
         async with self.engine.connect() as connection:
             found = (await connection.execute(select(rooms).where(rooms.c.code == code))).mappings().first()
             if found is None:
@@ -396,14 +405,26 @@ class Store:
             .mappings()
             .all()
         )
+        # The latest events may go back into earlier matches: those matches are loaded whole, to be replayed.
+        oldest = (
+            await connection.execute(
+                select(func.min(events.c.match)).where(
+                    events.c.room == code, events.c.n > row["last_event"] - RECENT_EVENTS
+                )
+            )
+        ).scalar()
+        since = row["match"] if oldest is None else min(int(oldest), row["match"])
         event_rows = (
             (
                 await connection.execute(
-                    select(events).where(events.c.room == code, events.c.match == row["match"]).order_by(events.c.n)
+                    select(events).where(events.c.room == code, events.c.match >= since).order_by(events.c.n)
                 )
             )
             .mappings()
             .all()
+        )
+        seed_rows = await connection.execute(
+            select(matches.c.number, matches.c.seed).where(matches.c.room == code, matches.c.number >= since)
         )
         return RoomRow(
             code=code,
@@ -423,6 +444,7 @@ class Store:
                 SeatRow(s["seat"], s["name"], s["kind"], s["level"], s["token_hash"], s["lang"]) for s in seat_rows
             ],
             events=[EventRow(e["n"], e["match"], e["kind"], e["seat"], e["data"], e["time"]) for e in event_rows],
+            seeds={int(number): str(seed) for number, seed in seed_rows},
         )
 
     async def add_chat(self, room: str, name: str, seat: int | None, text: str, when: float) -> None:
