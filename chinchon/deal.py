@@ -911,7 +911,9 @@ class Deal:
                 self._show(other, arrangement.melds)
             self._finish()
             return
-        self._queue = others
+        # One pass round the table: the others in playing order, then the closer when it lays off too.
+        self._queue = [*others, seat] if rules.closer_lays_off else others
+        self._shown[seat] = True
         self._show_round = True
         self._added = False
         self._run_adds = set()

@@ -1060,11 +1060,29 @@ def extend_meld(meld: Sequence[Card], card: Card, rules: Rules = _DEFAULT) -> tu
     card's place, and the meld is never rearranged; except under
     ``wild_floats``, where the natural card a wild card of a run stands for
     takes its place and the wild card moves to the top end (to the bottom
-    when the run already reaches the top rank).
+    when the run already reaches the top rank). Under ``wild_floats="anywhere"``
+    a wild card at an end of a run may also move to the other end to make room
+    (see :func:`run_layouts`): ``[3♥ 4♥ 🃏]`` takes A♥ as ``[A♥ 🃏 3♥ 4♥]``.
+    The meld as laid is tried first.
     """
     shape = _positions(meld, rules)
     if shape is None:
         return None
+    extended = _extend_as_laid(meld, card, rules, shape)
+    if extended is None and rules.wild_floats == "anywhere" and shape[0] == "run":
+        for layout in run_layouts(meld, rules)[1:]:
+            moved = _positions(layout, rules)
+            if moved is not None:
+                extended = _extend_as_laid(layout, card, rules, moved)
+                if extended is not None:
+                    break
+    return extended
+
+
+def _extend_as_laid(
+    meld: Sequence[Card], card: Card, rules: Rules, shape: tuple[str, int, int]
+) -> tuple[Card, ...] | None:
+    """:func:`extend_meld` with the meld's cards where they are (but for a wild card a natural card replaces)."""
     wild = rules.is_wild(card)
     wilds_in = sum(1 for c in meld if rules.is_wild(c))
     if wild and wilds_in >= rules.max_wilds_per_meld:
@@ -1127,7 +1145,9 @@ def meld_extensions(meld: Sequence[Card], rules: Rules = _DEFAULT) -> dict[Card,
                 for position in (low - 1, low + len(key)):
                     if 0 <= position < len(ranks):
                         candidates.append(Card(ranks[position], suit))
-                if rules.wild_floats:
+                if rules.wild_floats == "anywhere":
+                    candidates.extend(Card(rank, suit) for rank in ranks)
+                elif rules.wild_floats:
                     candidates.extend(Card(ranks[low + i], suit) for i, c in enumerate(key) if rules.is_wild(c))
             for card in candidates:
                 if card in found or (card.is_joker and not rules.jokers) or not rules.has_card(card):

@@ -1267,6 +1267,28 @@ def test_chinchon_points_option() -> None:
     assert deal.result.points == (-25, 32)
 
 
+@pytest.mark.parametrize("worth", [-25, "win"])
+def test_a_chinchon_worth_points_scores_them_and_the_match_goes_on(worth: int | str) -> None:
+    rules = Rules(chinchon=worth)
+    deck = seat_deck(rules, {0: "3♥ 4♥ 5♥ 6♥ 7♥ J♥ K♣", 1: JUNK_A}, 0, stock="Q♥")
+    match = Match(2, rules, seed=4, scores=[50, 0], first=0, decks=[deck])
+    match.apply(Draw("stock"))
+    match.apply(Close(C("K♣")))
+    result = match.results[0]
+    assert result.chinchon and result.closer == 0
+    if worth == "win":
+        assert (match.over, match.winner, len(match.deals)) == (True, 0, 1)
+        return
+    assert result.points == (-25, 32)
+    assert match.scores == [50 - 25, 0 + 32]
+    assert (match.over, match.winner) == (False, None)
+    # The next deal is dealt: the deal passes to seat 0, so seat 1 plays first.
+    assert len(match.deals) == 2 and match.deal.phase is Phase.DRAW
+    assert (match.dealer, match.to_move) == (0, 1)
+    match.apply(Draw("stock"))
+    assert match.deal.hand_size(1) == 8 and match.to_move == 1
+
+
 def test_two_melds_of_the_whole_hand_are_no_chinchon() -> None:
     rules = Rules(chinchon=-25)
     deal = new_deal(rules, [E1, JUNK_A], stock="6♥")
