@@ -31,7 +31,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from dataclasses import replace
+from typing import Any, TypeVar, overload
 
 from chinchon.actions import (
     Action,
@@ -46,6 +47,19 @@ from chinchon.actions import (
 )
 from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
+from chinchon.events import (
+    Closed,
+    Discarded,
+    Drew,
+    Event,
+    LaidOff,
+    Passed,
+    PrivateEvent,
+    Showed,
+    StockRebuilt,
+    YouDrew,
+    YouPutFaceDown,
+)
 from chinchon.melds import (
     arrangements,
     best_arrangement,
@@ -57,7 +71,7 @@ from chinchon.melds import (
     normalize_meld,
     wild_layouts,
 )
-from chinchon.observation import DealResult, Observation, Phase, TableMeld
+from chinchon.observation import DealResult, Observation, Phase, PublicObservation, TableMeld
 from chinchon.rules import Rules, RulesError
 from chinchon.showdown_search import best_showdown_action
 from chinchon.tables import Tables, tables_for
@@ -101,6 +115,7 @@ _IN_SHOWDOWN = Phase.SHOWDOWN
 
 
 Reshuffle = Callable[[list[Card]], list[Card]]
+Tell = Callable[[Event], None]
 
 
 class _PublicCache:
@@ -135,10 +150,12 @@ class Deal:
         "_at_close",
         "_chinchon",
         "_clean",
+        "_close_from",
         "_discards",
-        "_drawn_from_pile",
         "_face_down",
+        "_held",
         "_jk",
+        "_kept",
         "_last_draw",
         "_m1",
         "_m2",
@@ -152,6 +169,7 @@ class Deal:
         "_run_adds",
         "_show_round",
         "_shown",
+        "_sink",
         "_stock",
         "_t",
         "_taken",
@@ -193,6 +211,7 @@ class Deal:
         reshuffle: Reshuffle | None = None,
         seats: Sequence[int] | None = None,
         decks: int | None = None,
+        tell: Tell | None = None,
     ) -> Deal:
         """Deal a new hand.
 
@@ -206,7 +225,10 @@ class Deal:
         when none is given).
 
         ``seats`` (for a match whose other seats are out) lists the seats that
-        play, in playing order; ``decks`` fixes the number of decks.
+        play, in playing order; ``decks`` fixes the number of decks. ``tell``
+        is called with each event of the deal's draws, discards, close and
+        showdown (:mod:`chinchon.events`) as actions are applied (a match's
+        deal tells its match; the fast path, :meth:`play`, tells nothing).
 
         Raises:
             RulesError: the number of players or the first seat is out of range.
@@ -226,6 +248,7 @@ class Deal:
             _check_deck(deck, cards, rules)
         deal = object.__new__(cls)
         deal._setup(rules, players, first, deck, rng, reshuffle, playing, decks)
+        deal._sink = tell
         return deal
 
     def _setup(
@@ -272,7 +295,8 @@ class Deal:
         self.phase = Phase.DRAW
         self.to_move = first
         self.turn = 0
-        self._drawn_from_pile = -1
+        self._close_from = _first_closing_turn(rules, self.seats)
+        self._kept = -1
         self._last_draw: str | None = None
         self._discards: list[tuple[int, int]] = []
         self._taken: list[list[int]] = [[] for _ in range(players)]
@@ -292,6 +316,8 @@ class Deal:
         self._passes = 0
         self._at_close: tuple[Card, ...] = ()
         self._public: _PublicCache | None = None
+        self._sink: Tell | None = None
+        self._held: list[Event] = []
 
     # -- cards in hands ---------------------------------------------------------------
 
@@ -379,8 +405,9 @@ class Deal:
 
     # -- legal actions ----------------------------------------------------------------
 
-    def _may_close(self) -> bool:
-        return self.rules.close_on_first_turn or self.turn >= len(self.seats)
+    def may_close(self) -> bool:
+        """Whether the seat to move may close at this turn (``close_on_first_turn``), its hand allowing."""
+        return self.turn >= self._close_from
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move, in a fixed order (none when the deal is over).
@@ -412,11 +439,23 @@ class Deal:
             return False
         return True
 
+    def check(self, action: Action) -> None:
+        """Refuse an action that is not legal for the seat to move, saying why; nothing is changed or copied.
+
+        :meth:`is_legal` and :meth:`apply` check with it; every rule it asks
+        (the close limit, ``forbid_rediscard``, the first round, what a lay-off
+        may go on) is the one :meth:`legal_actions` and :meth:`moves` ask.
+
+        Raises:
+            IllegalAction: the action is not legal here; the message says why.
+        """
+        self._check(action)
+
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Play an action for the seat to move (or check that ``seat`` is that seat).
 
         Raises:
-            IllegalAction: the action is not legal here; the message says why.
+            IllegalAction: the action is not legal here (see :meth:`check`); the message says why.
         """
         mover = self.to_move
         if seat is not None and (seat != mover or type(seat) is not int):
@@ -424,25 +463,16 @@ class Deal:
             if mover is None:
                 raise IllegalAction(N_("the deal is over"))
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
-        # The two commonest actions are checked here, cheaply; every other action, and every
-        # illegal one (to say why), goes through _check. (A joker is never in the kinds mask _m1.)
-        if type(action) is Discard and self.phase is _IN_DISCARD:
+        plan = self._check(action)
+        if type(plan) is int:
             assert mover is not None
-            card = action.card
-            t = self._t
-            cid = t.id_by_code[card._code] if type(card) is Card else -1
-            if cid >= 0 and self._m1[mover] >> cid & 1 and not (t.forbid_rediscard and cid == self._drawn_from_pile):
-                self.history.append((mover, action))
-                self.play(cid)
-                return
-        elif type(action) is Draw and self.phase is _IN_DRAW:
-            source = action.source
-            if (source == "stock" and (self._stock or len(self._pile) > 1)) or (source == "discard" and self._pile):
-                self.history.append((mover, action))  # type: ignore[arg-type]
-                self.play(MOVE_STOCK if source == "stock" else MOVE_DISCARD_PILE)
-                return
-        layouts = self._check(action)
-        self._play(action, layouts)
+            self.history.append((mover, action))
+            if self._sink is None:
+                self.play(plan)
+            else:
+                self._step(mover, plan)
+        else:
+            self._play(action, plan)  # type: ignore[arg-type]  # the melds of a close, or None
 
     def apply_unchecked(self, action: Action) -> None:
         """Play an action known to be legal (from :meth:`legal_actions`), without checking it."""
@@ -450,6 +480,51 @@ class Deal:
             self._play(action, self._close_melds(action))
         else:
             self._play(action, None)
+
+    def _step(self, seat: int, move: int) -> None:
+        """:meth:`play` a draw or a discard and tell its events."""
+        t = self._t
+        if move == MOVE_STOCK:
+            stock = self._stock
+            drawn = stock[-1] if stock else -1
+            rebuilds = len(self.reshuffles)
+            self.play(move)
+            if len(self.reshuffles) > rebuilds:
+                self._tell(StockRebuilt(len(self._stock) + 1))
+                drawn = t.id_of[self.reshuffles[-1][0]]
+            self._tell(Drew(seat, "stock", None))
+            self._tell(YouDrew(seat, t.card_of[drawn]))
+        elif move == MOVE_DISCARD_PILE:
+            self.play(move)
+            self._tell(Drew(seat, "discard", t.card_of[self._taken[seat][-1]]))
+        else:
+            self.play(move)
+            self._tell(Discarded(seat, t.card_of[move]))
+        self._flush()
+
+    def _tell(self, event: Event) -> None:
+        """Tell an event (when someone listens): a private one after the public one it goes with.
+
+        A showdown event is told with the seat to move after it, known only once
+        the engine has played what plays itself: it waits for the next public
+        event or the end of the action (:meth:`_flush`).
+        """
+        if self._sink is None:
+            return
+        if not isinstance(event, PrivateEvent):
+            self._flush()
+        self._held.append(event)
+
+    def _flush(self) -> None:
+        held = self._held
+        if not held or self._sink is None:
+            return
+        first = held[0]
+        if isinstance(first, Closed | Showed | LaidOff | Passed):
+            held[0] = replace(first, to_move=self.to_move)
+        for event in held:
+            self._sink(event)
+        held.clear()
 
     def copy(self, history: bool = True) -> Deal:
         """An independent copy of the deal (for search).
@@ -470,7 +545,8 @@ class Deal:
         other.phase = self.phase
         other.to_move = self.to_move
         other.turn = self.turn
-        other._drawn_from_pile = self._drawn_from_pile
+        other._kept = self._kept
+        other._close_from = self._close_from
         other._last_draw = self._last_draw
         other.result = self.result
         other.closer = self.closer
@@ -482,6 +558,9 @@ class Deal:
         other._passes = self._passes
         other._at_close = self._at_close
         other._public = self._public
+        # A copy tells nobody: the events are the match's own deal's.
+        other._sink = None
+        other._held = []
         # Copied: every list and set the deal changes in place.
         other._m1 = list(self._m1)
         other._m2 = list(self._m2)
@@ -529,7 +608,7 @@ class Deal:
         t = self._t
         ids, closable, natural = self._open_discards(seat, t.ids_by_suit, t.ids)
         if closable:
-            forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
+            forbidden = self._kept
             if natural:
                 # Distinct natural cards: the kind mask is the hand, and the closes are found on it directly.
                 ids.extend(
@@ -546,7 +625,7 @@ class Deal:
         of distinct natural cards. A discard is given as ``of[card id]``; ``by_suit[s][mask]`` are those
         of the cards of suit ``s`` in the kind mask (ids for :meth:`moves`, actions for :meth:`legal_actions`)."""
         t = self._t
-        forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
+        forbidden = self._kept
         m1 = self._m1[seat]
         jokers = self._jk[seat]
         R, full = t.R, t.full
@@ -560,7 +639,7 @@ class Deal:
         else:
             discards = [of[cid] for cid in self._ids(seat, distinct=True) if cid != forbidden]
         natural = not (jokers or self._m2[seat] or m1 & t.wild_ace)
-        if not (t.close_on_first_turn or self.turn >= len(self.seats)):
+        if self.turn < self._close_from:
             return discards, False, natural
         solver = t.solver
         # Distinct natural cards: m1 is the whole hand, and its suit masks are at hand.
@@ -571,18 +650,16 @@ class Deal:
         """Every close of ``seat`` as an action: each closing discard with each way of laying its melds."""
         t = self._t
         rules = self.rules
-        forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
+        forbidden = self._kept
         forbidden_card = t.card_of[forbidden] if forbidden >= 0 else None
         # Where a wild card stands in a run changes what the others can lay off on it.
-        layouts = (
-            not natural and rules.layoffs and (self._jk[seat] or self._m1[seat] & t.wild_ace or self._m2[seat] & 1)
-        )
+        wilds = not natural and (self._jk[seat] or self._m1[seat] & t.wild_ace or self._m2[seat] & 1)
         closes: list[Action] = []
         for option in closing_options(self.hand(seat), rules):
             if option.discard == forbidden_card:
                 continue
             melds = option.arrangement.melds
-            if layouts and (option.arrangement.loose or rules.layoffs_on_clean_close):
+            if wilds and _melds_take_layoffs(rules, not option.arrangement.loose):
                 for laid in wild_layouts(melds, rules):
                     close = Close(option.discard, laid)
                     if close not in closes:
@@ -614,11 +691,11 @@ class Deal:
                     self._refill()
                     stock = self._stock
                 cid = stock.pop()
-                self._drawn_from_pile = -1
+                self._kept = -1
                 self._last_draw = "stock"
             else:
                 cid = self._pile.pop()
-                self._drawn_from_pile = cid
+                self._kept = _kept_after_drawing(self._t, cid)
                 self._taken[seat].append(cid)
                 self._last_draw = "discard"
             # _add and _remove written out: this is the search's innermost loop.
@@ -730,7 +807,9 @@ class Deal:
         deal.to_move = obs.to_move
         deal.turn = obs.turn
         drew_pile = obs.phase is Phase.DISCARD and obs.last_draw == "discard" and obs.to_move is not None
-        deal._drawn_from_pile = t.id_of[obs.taken[obs.to_move][-1]] if drew_pile and obs.to_move is not None else -1
+        drawn = t.id_of[obs.taken[obs.to_move][-1]] if drew_pile and obs.to_move is not None else -1
+        deal._kept = _kept_after_drawing(t, drawn) if drawn >= 0 else -1
+        deal._close_from = _first_closing_turn(rules, obs.seats)
         deal._last_draw = obs.last_draw
         deal._discards = [(seat, t.id_of[card]) for seat, card in obs.discards]
         deal._taken = [[t.id_of[card] for card in taken] for taken in obs.taken]
@@ -751,46 +830,56 @@ class Deal:
         deal._passes = 0
         deal._at_close = ()
         deal._public = None
+        deal._sink = None
+        deal._held = []
         return deal
 
     # -- checking ---------------------------------------------------------------------
 
-    def _check(self, action: Action) -> Sequence[tuple[Card, ...]] | None:
-        """Raise IllegalAction unless the action is legal; for a close, its melds."""
+    def _check(self, action: Action) -> int | Sequence[tuple[Card, ...]] | None:
+        """Raise IllegalAction unless the action is legal; else how to play it: a draw's or a discard's
+        move (as :meth:`play` takes it), a close's melds, ``None`` for a showdown decision."""
         phase = self.phase
         seat = self.to_move
+        kind = type(action)
+        # The two commonest actions, legal, first: a card id from its code, a kind mask (jokers are not in _m1).
+        if kind is Discard and phase is _IN_DISCARD:
+            card = action.card  # type: ignore[union-attr]  # a Discard
+            cid = self._t.id_by_code[card._code] if type(card) is Card else -1
+            if cid >= 0 and self._m1[seat] >> cid & 1 and cid != self._kept:  # type: ignore[index]
+                return cid
+        elif kind is Draw and phase is _IN_DRAW:
+            source = action.source  # type: ignore[union-attr]  # a Draw
+            if source == "stock" and (self._stock or len(self._pile) > 1):
+                return MOVE_STOCK
+            if source == "discard" and self._pile:
+                return MOVE_DISCARD_PILE
         if phase is Phase.OVER or seat is None:
             raise IllegalAction(N_("the deal is over"))
         if isinstance(action, Draw):
             if phase is not Phase.DRAW:
                 raise IllegalAction(N_("you have already drawn; discard or close"))
             if action.source == "stock":
-                if not self._stock and len(self._pile) <= 1:
-                    raise IllegalAction(N_("the stock is empty"))
-            elif action.source == "discard":
-                if not self._pile:
-                    raise IllegalAction(N_("the discard pile is empty"))
-            else:
-                raise IllegalAction(
-                    N_("draw from the stock or from the discard pile, not {source}"), source=action.source
-                )
-            return None
+                raise IllegalAction(N_("the stock is empty"))
+            if action.source == "discard":
+                raise IllegalAction(N_("the discard pile is empty"))
+            raise IllegalAction(N_("draw from the stock or from the discard pile, not {source}"), source=action.source)
         if isinstance(action, Discard | Close):
             if phase is Phase.DRAW:
                 raise IllegalAction(N_("you must draw first"))
             if phase is not Phase.DISCARD:
                 raise IllegalAction(N_("the deal has been closed"))
             card = action.discard if isinstance(action, Close) else action.card
-            cid = self._t.id_of.get(card) if isinstance(card, Card) else None
-            if cid is None or not self._holds(seat, cid):
+            held = self._t.id_of.get(card) if isinstance(card, Card) else None
+            if held is None or not self._holds(seat, held):
                 raise IllegalAction(N_("{card} is not in your hand"), card=card)
-            if self.rules.forbid_rediscard and cid == self._drawn_from_pile:
+            if held == self._kept:
                 raise IllegalAction(
                     N_("you may not discard {card}: you have just taken it from the discard pile"), card=card
                 )
             if isinstance(action, Discard):
-                return None
-            if not self._may_close():
+                return held
+            if not self.may_close():
                 raise IllegalAction(N_("nobody may close in the first round of turns"))
             return self._close_melds(action, check=True)
         if isinstance(action, Show | LayOff | Pass):
@@ -842,14 +931,16 @@ class Deal:
             action = Close(action.discard, tuple(tuple(meld) for meld in melds))
         self.history.append((seat, action))
         if isinstance(action, Draw):
-            self.play(MOVE_STOCK if action.source == "stock" else MOVE_DISCARD_PILE)
+            self._step(seat, MOVE_STOCK if action.source == "stock" else MOVE_DISCARD_PILE)
         elif isinstance(action, Discard):
-            self.play(self._t.id_of[action.card])
+            self._step(seat, self._t.id_of[action.card])
         elif isinstance(action, Close):
             assert melds is not None
             self._close(seat, action.discard, melds)
+            self._flush()
         else:
             self._play_showdown(seat, action)
+            self._flush()
 
     def _stock_out(self) -> None:
         """At the end of a turn that emptied the stock: the deal is void if the stock may not be rebuilt again."""
@@ -900,15 +991,18 @@ class Deal:
                 self._remove(seat, t.id_of[card])
                 self._untake(seat, t.id_of[card])
         self._clean = self.hand_size(seat) == 0
-        open_melds = rules.layoffs and (not self._clean or rules.layoffs_on_clean_close)
+        open_melds = _melds_take_layoffs(rules, self._clean)
         self.table = [TableMeld(seat, tuple(meld), open_melds) for meld in melds]
         self.turn += 1
         self.phase = Phase.SHOWDOWN
+        self._tell(Closed(seat, tuple(tuple(meld) for meld in melds), open_melds, None))
+        self._tell(YouPutFaceDown(seat, discard))
         others = self.seats_after(seat)
         if not rules.layoffs:
+            # Without lay-offs the others' hands are shown by the rules, not by a decision: the deal's end tells them.
             for other in others:
                 arrangement = best_arrangement(self.hand(other), rules)
-                self._show(other, arrangement.melds)
+                self._show(other, arrangement.melds, told=False)
             self._finish()
             return
         # One pass round the table: the others in playing order, then the closer when it lays off too.
@@ -927,13 +1021,15 @@ class Deal:
         if cid in taken:
             taken.remove(cid)
 
-    def _show(self, seat: int, melds: Sequence[tuple[Card, ...]]) -> None:
+    def _show(self, seat: int, melds: Sequence[tuple[Card, ...]], told: bool = True) -> None:
         for meld in melds:
             for card in meld:
                 self._remove(seat, self._t.id_of[card])
                 self._untake(seat, self._t.id_of[card])
             self.table.append(TableMeld(seat, tuple(meld), True))
         self._shown[seat] = True
+        if told:
+            self._tell(Showed(seat, tuple(tuple(meld) for meld in melds), None))
 
     def _layoffs(self, seat: int) -> list[LayOff]:
         rules = self.rules
@@ -1003,6 +1099,7 @@ class Deal:
             meld = self.table[action.meld_index]
             extended = meld_extensions(meld.cards, self.rules)[action.card]
             self.table[action.meld_index] = TableMeld(meld.owner, extended, meld.open)
+            self._tell(LaidOff(seat, action.card, action.meld_index, extended, meld.owner, None))
             self._remove(seat, self._t.id_of[action.card])
             self._untake(seat, self._t.id_of[action.card])
             self._added = True
@@ -1010,6 +1107,7 @@ class Deal:
             if self.decks > 1 and self.rules.layoff_one_per_run_per_round and is_run(extended, self.rules):
                 self._run_adds.add((seat, action.meld_index))
         else:
+            self._tell(Passed(seat, None))
             self._queue.pop(0)
             if not self._queue:
                 self._next_round()
@@ -1150,43 +1248,88 @@ class Deal:
         discards.extend((who, card_of[cid]) for who, cid in self._discards[len(discards) :])
         return texts, hidden, discards
 
-    def observation(self, seat: int) -> Observation:
-        """Everything ``seat`` may know about the deal, and nothing else."""
+    @overload
+    def observation(self, seat: int) -> Observation: ...
+
+    @overload
+    def observation(self, seat: None) -> PublicObservation: ...
+
+    def observation(self, seat: int | None) -> Observation | PublicObservation:
+        """Everything ``seat`` may know about the deal, and nothing else; with ``None``, what anyone may know.
+
+        Raises:
+            RulesError: ``seat`` is not a seat of the deal.
+        """
+        if seat is None:
+            texts, _ = self._histories(None)
+            return PublicObservation(seat=None, hand=(), history=texts, legal_actions=(), **self._public_facts())
         if type(seat) is not int or not 0 <= seat < self.players:
             raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
+        texts, _ = self._histories(seat)
+        return Observation(
+            seat=seat,
+            hand=tuple(self.hand(seat)),
+            history=texts,
+            legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
+            **self._public_facts(),
+        )
+
+    def _public_facts(self) -> dict[str, Any]:
+        """What anyone watching may know of the deal, by :class:`~chinchon.observation.PublicObservation` field:
+        the allow-list every observation is built from (a seat's adds its hand, history and legal actions)."""
         card_of = self._t.card_of
         over = self.phase is Phase.OVER
+        _, discards = self._histories(None)
+        return {
+            "players": self.players,
+            "rules": self.rules,
+            "seats": self.seats,
+            "decks": self.decks,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "first": self.first,
+            "turn": self.turn,
+            "hand_sizes": tuple(self.hand_size(s) for s in range(self.players)),
+            "stock_size": len(self._stock),
+            "rebuilds": len(self.reshuffles),
+            "discard_pile": tuple(card_of[cid] for cid in self._pile),
+            "discards": discards,
+            "taken": tuple(tuple(card_of[cid] for cid in taken) for taken in self._taken),
+            "last_draw": self._last_draw,
+            "closer": self.closer,
+            "table": tuple(self.table),
+            "revealed": tuple(tuple(self.hand(s)) for s in range(self.players)) if over else (),
+            "result": self.result,
+        }
+
+    def _histories(self, seat: int | None) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, Card], ...]]:
+        """The history as ``seat`` reads it (``None``: as anyone does: a close without its face-down card),
+        and the discards as cards."""
         texts, hidden, discards = self._public_lists()
         if hidden:
             texts = list(texts)
             for index, text in hidden.items():
                 if texts[index][0] != seat:
                     texts[index] = (texts[index][0], text)
-        return Observation(
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            seats=self.seats,
-            decks=self.decks,
-            phase=self.phase,
-            to_move=self.to_move,
-            first=self.first,
-            turn=self.turn,
-            hand=tuple(self.hand(seat)),
-            hand_sizes=tuple(self.hand_size(s) for s in range(self.players)),
-            stock_size=len(self._stock),
-            rebuilds=len(self.reshuffles),
-            discard_pile=tuple(card_of[cid] for cid in self._pile),
-            discards=tuple(discards),
-            taken=tuple(tuple(card_of[cid] for cid in taken) for taken in self._taken),
-            last_draw=self._last_draw,
-            closer=self.closer,
-            table=tuple(self.table),
-            revealed=tuple(tuple(self.hand(s)) for s in range(self.players)) if over else (),
-            result=self.result,
-            history=tuple(texts),
-            legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
-        )
+        return tuple(texts), tuple(discards)
+
+
+def _first_closing_turn(rules: Rules, seats: Sequence[int]) -> int:
+    """The first turn (counted from 0) at which a seat may close: the second round where ``close_on_first_turn`` is
+    false (RULES.md D5). The one place that rule is read."""
+    return 0 if rules.close_on_first_turn else len(seats)
+
+
+def _kept_after_drawing(t: Tables, card_id: int) -> int:
+    """The card a seat that just took ``card_id`` from the discard pile may not discard at once
+    (``forbid_rediscard``, RULES.md D4), or -1. The one place that rule is read."""
+    return card_id if t.forbid_rediscard else -1
+
+
+def _melds_take_layoffs(rules: Rules, clean: bool) -> bool:
+    """Whether a closer's melds take lay-offs (RULES.md D7): with lay-offs, unless the close matched every card
+    and ``layoffs_on_clean_close`` is false. The one place that rule is read."""
+    return rules.layoffs and (not clean or rules.layoffs_on_clean_close)
 
 
 def _next_seats(seats: tuple[int, ...], players: int) -> list[int]:

@@ -519,7 +519,7 @@ def test_stock_exhaustion_in_a_match_is_recorded() -> None:
     pile = deal.discard_pile
     match.apply(Draw("stock"))
     assert Counter(deal.reshuffles[0]) == Counter(pile[:-1])
-    events = [e for e in match.record()["events"] if e.get("chance") == "reshuffle"]
+    events = [e for e in match.record()["log"] if e.get("chance") == "reshuffle"]
     assert events == [{"chance": "reshuffle", "stock": [str(c) for c in deal.reshuffles[0]]}]
 
 
@@ -1348,7 +1348,7 @@ def test_the_deal_passes_to_the_next_seat() -> None:
     assert (match.dealer, match.deal.first, match.to_move) == (2, 0, 0)
     close_e1(match)
     assert (match.dealer, match.deal.first, match.to_move) == (0, 1, 1)
-    assert [e["dealer"] for e in match.events if "deck" in e] == [0, 1, 2, 0]
+    assert [e["dealer"] for e in match.log if "deck" in e] == [0, 1, 2, 0]
 
 
 def test_the_deal_skips_an_eliminated_seat() -> None:
@@ -1378,7 +1378,7 @@ def test_first_player_by_lot_is_recorded() -> None:
     firsts = set()
     for seed in range(20):
         match = Match(3, FOURNIER, seed=seed)
-        events = match.record()["events"]
+        events = match.record()["log"]
         assert events[0] == {"chance": "lot", "seat": match.deal.first}
         assert match.dealer == (match.deal.first - 1) % 3
         firsts.add(match.deal.first)
@@ -1391,7 +1391,7 @@ def test_first_player_by_high_card(players: int) -> None:
     ties = 0
     for seed in range(25):
         match = Match(players, POLACO, seed=seed)
-        event = match.record()["events"][0]
+        event = match.record()["log"][0]
         assert event["chance"] == "high_card"
         contenders = list(range(players))
         for draw in event["draws"]:

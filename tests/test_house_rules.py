@@ -300,6 +300,7 @@ def test_a_version_1_record_replays_with_the_stock_rebuilt_for_ever() -> None:
     old = match.record()
     del old["rules"]["max_reshuffles"]
     old["version"] = 1
+    old["events"] = old.pop("log")
     assert replay(old).rules.max_reshuffles is None
     # Read as a version 2 record, the missing option would take today's default, and the events would not follow.
     with pytest.raises(RecordError, match="expected the chance event deck, found reshuffle"):
