@@ -304,8 +304,9 @@ class MatchStarted(PublicEvent):
 @dataclass(frozen=True, slots=True)
 class DealStarted(PublicEvent):
     """A deal is dealt: its number (from 1), the dealer, the first player, the seats that play in playing
-    order, the face-up card that starts the discard pile and the cards left in the stock. ``playoff``: every
-    seat went over the limit and these, tied at the lowest total, play on to decide the match."""
+    order, the face-up card that starts the discard pile, the cards left in the stock and the totals.
+    ``playoff``: every seat went over the limit and these, tied at the lowest total, play on to decide the
+    match."""
 
     kind: ClassVar[str] = "deal_started"
     number: int
@@ -314,6 +315,7 @@ class DealStarted(PublicEvent):
     seats: tuple[int, ...]
     discard: Card
     stock: int
+    scores: tuple[int, ...]
     playoff: bool
 
 
@@ -395,11 +397,13 @@ class Passed(PublicEvent):
 
 @dataclass(frozen=True, slots=True)
 class DealEnded(PublicEvent):
-    """A deal is over: its ``result`` (closer or void, points, table, every hand's loose cards, chinchón),
-    the totals after it, and the seats it put over the limit (``out``), in the order they decide on re-entry."""
+    """A deal is over: its ``result`` (closer or void, points, table, every hand's loose cards, chinchón), the
+    seats that played it, the totals after it, and the seats it put over the limit (``out``), in the order
+    they decide on re-entry."""
 
     kind: ClassVar[str] = "deal_ended"
     number: int
+    seats: tuple[int, ...]
     result: DealResult
     scores: tuple[int, ...]
     out: tuple[int, ...]

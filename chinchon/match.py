@@ -195,7 +195,11 @@ class Match:
         self.deals.append(deal)
         top = deal.discard_pile[-1]
         playoff = self._playoff is not None
-        self._tell(DealStarted(len(self.deals), self.dealer, first, deal.seats, top, len(deal.stock), playoff))
+        self._tell(
+            DealStarted(
+                len(self.deals), self.dealer, first, deal.seats, top, len(deal.stock), tuple(self.scores), playoff
+            )
+        )
         for seat in deal.seats:
             self._tell(YouWereDealt(seat, tuple(deal.hand(seat))))
 
@@ -289,7 +293,7 @@ class Match:
         number = len(self.deals)
         if result.closer is None:
             # A void deal scores nobody: the deal passes on.
-            self._tell(DealEnded(number, result, tuple(self.scores), ()))
+            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             self._next_deal()
             return
         playing = self._playing()
@@ -299,11 +303,11 @@ class Match:
             if floor is not None and self.scores[seat] < floor:
                 self.scores[seat] = floor
         if result.chinchon and self.rules.chinchon == "win":
-            self._tell(DealEnded(number, result, tuple(self.scores), ()))
+            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             self._win(result.closer)
             return
         if self._playoff is not None:
-            self._tell(DealEnded(number, result, tuple(self.scores), ()))
+            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             low = min(self.scores[seat] for seat in self._playoff)
             tied = [seat for seat in self._playoff if self.scores[seat] == low]
             if len(tied) == 1:
@@ -316,7 +320,7 @@ class Match:
         newly_out = [seat for seat in order if seat in self.active and self._out(self.scores[seat])]
         self.active = [seat for seat in self.active if seat not in newly_out]
         self._just_out = newly_out
-        self._tell(DealEnded(number, result, tuple(self.scores), tuple(newly_out)))
+        self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), tuple(newly_out)))
         if newly_out and self.rules.reentry != "none" and self.active:
             self._pending = [s for s in newly_out if self.rules.reentry == "unlimited" or self.reentries[s] == 0]
             if self._pending:

@@ -94,6 +94,7 @@ class Fold:
                 winner=None,
             )
         elif isinstance(event, DealStarted):
+            assert list(event.scores) == s["scores"]
             players = s["players"]
             s.update(
                 deal_number=event.number,
@@ -178,6 +179,7 @@ class Fold:
             s["history"].append((event.seat, "pass"))
             s["to_move"] = event.to_move
         elif isinstance(event, DealEnded):
+            assert event.seats == s["seats"]
             result = event.result
             s.update(phase=Phase.OVER, to_move=None, result=result, previous_result=result)
             s["revealed"] = result.loose
