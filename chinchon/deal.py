@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar, overload
 
@@ -777,13 +777,97 @@ class Deal:
         return self._t.card_of[card_id]
 
     def masks(self, seat: int) -> tuple[int, int, int]:
-        """A seat's hand as the solver sees it: kinds held, kinds held twice, wild cards."""
+        """A seat's hand as the solver sees it: kinds held, kinds held twice, wild cards (the wild ace among them)."""
         return self._solver_hand(seat)
+
+    def held(self, seat: int) -> tuple[int, int, int]:
+        """A seat's hand as the deal keeps it: kinds held, kinds held twice, jokers."""
+        return self._m1[seat], self._m2[seat], self._jk[seat]
+
+    @property
+    def tables(self) -> Tables:
+        """The card numbering of the deal's rules (ids, values, the solver): :class:`~chinchon.tables.Tables`."""
+        return self._t
 
     @property
     def pile_ids(self) -> list[int]:
         """The discard pile as card ids, top last (shared: do not change it)."""
         return self._pile
+
+    @property
+    def stock_ids(self) -> list[int]:
+        """The stock as card ids, top last (shared: do not change it; see :meth:`redeal_ids`)."""
+        return self._stock
+
+    @property
+    def clean_close(self) -> bool:
+        """Whether the closer laid every card in melds when it closed (``False`` before a close)."""
+        return self._clean
+
+    def shuffle_stock(self, rng: random.Random) -> None:
+        """Shuffle the stock in place (for search: a deal whose stock order nobody knows)."""
+        rng.shuffle(self._stock)
+
+    def redeal_ids(self, hands: Mapping[int, int], stock: list[int]) -> None:
+        """Deal the cards of these seats and of the stock anew, in place (for search: a sampled deal shaped by
+        what the others played; :func:`chinchon.bots.playout.sample_deal`).
+
+        ``hands`` maps seats to kind masks of single natural cards; ``stock`` is
+        card ids, top last (kept, not copied). Only for seats whose hands hold
+        single natural cards and a stock of such cards (one deck, no wild
+        card): together they must be the cards those seats and the stock held.
+
+        Raises:
+            ValueError: the cards are not those the seats and the stock held, or the hands are not of single
+                natural cards.
+        """
+        before = after = 0
+        count = len(self._stock) - len(stock)
+        for seat, mask in hands.items():
+            if self._m2[seat] or self._jk[seat] or mask & self._t.wild_ace:
+                raise ChinchonError(N_("only hands of single natural cards can be dealt anew by their masks"))
+            before |= self._m1[seat]
+            after |= mask
+            count += self._m1[seat].bit_count() - mask.bit_count()
+        for cid in self._stock:
+            before |= 1 << cid
+        for cid in stock:
+            after |= 1 << cid
+        if before != after or count:
+            raise ChinchonError(N_("the cards dealt anew are not the cards the hands and the stock held"))
+        for seat, mask in hands.items():
+            self._m1[seat] = mask
+        self._stock = stock
+
+    def redeal(self, hands: Mapping[int, Sequence[Card]], stock: Sequence[Card], face_down: Card | None = None) -> Deal:
+        """A copy of the deal with the cards nobody but their holder sees put elsewhere: these seats' hands, the
+        stock (top first) and the closer's face-down card. For search, and to test what a seat may see.
+
+        The cards must be those the seats, the stock and the face-down card held;
+        the cards each seat is known to hold (taken from the discard pile) stay
+        listed as taken.
+
+        Raises:
+            ValueError: the cards are not those that were there.
+        """
+        t = self._t
+        had = Counter(card for seat in hands for card in self.hand(seat)) + Counter(self.stock)
+        have = Counter(card for cards in hands.values() for card in cards) + Counter(stock)
+        if self.face_down is not None:
+            had[self.face_down] += 1
+        if face_down is not None:
+            have[face_down] += 1
+        if had != have or (face_down is None) != (self.face_down is None):
+            raise ChinchonError(N_("the cards dealt anew are not the cards the hands and the stock held"))
+        other = self.copy()
+        for seat, cards in hands.items():
+            other._m1[seat] = other._m2[seat] = other._jk[seat] = 0
+            for card in cards:
+                other._add(seat, t.id_of[card])
+        other._stock = [t.id_of[card] for card in reversed(stock)]
+        if face_down is not None:
+            other._face_down = t.id_of[face_down]
+        return other
 
     @classmethod
     def sample(cls, observation: Observation, rng: random.Random) -> Deal:

@@ -184,6 +184,7 @@ class Solver:
         self._points_cache: dict[int, int] = {}
         self._close_cache: dict[int, bool] = {}
         self._discard_cache: dict[int, int] = {}
+        self._caches = (self._best_cache, self._points_cache, self._close_cache, self._discard_cache)
         # Fast paths for hands of single natural cards: a bit per card code,
         # the cards and the dearest card of each suit's rank mask.
         self.bit_by_code: list[int] = [0] * 100
@@ -197,6 +198,11 @@ class Solver:
         for m in range(1, 1 << R):
             top = max(rank_values[p] for p in range(R) if m >> p & 1)
             self.suit_top.append((top, next(p for p in range(R) if m >> p & 1 and rank_values[p] == top)))
+
+    def clear_caches(self) -> None:
+        """Forget the hands solved so far (each search keeps up to 200,000): to time the solver from cold."""
+        for cache in self._caches:
+            cache.clear()
 
     # -- hands ----------------------------------------------------------------------
 
@@ -277,7 +283,7 @@ class Solver:
 
     def arrangement_single(self, mask: int) -> Arrangement:
         """The best arrangement of a hand of distinct natural cards."""
-        key, chosen = self._best_single(mask)
+        key, chosen = self.best_single(mask)
         covered = 0
         for meld in chosen:
             covered |= meld
@@ -455,7 +461,7 @@ class Solver:
         if not m2 and not w:
             cached = self._best_cache.get(m1)
             if cached is None:
-                cached = self._best_single(m1)
+                cached = self.best_single(m1)
                 if len(self._best_cache) > 200_000:
                     self._best_cache.clear()
                 self._best_cache[m1] = cached
@@ -514,7 +520,10 @@ class Solver:
                     stack.append((i + 1, covered | meld, held + value[meld]))
         return total - most
 
-    def _best_single(self, mask: int) -> tuple[_Key, tuple[int, ...]]:
+    def best_single(self, mask: int) -> tuple[tuple[int, int, int], tuple[int, ...]]:
+        """The best arrangement of a hand of single natural cards (a kind mask), found anew: its key (loose
+        points, loose cards, melds) and its melds as kind masks. :meth:`best` keeps what it finds; a search
+        that tries many hands once each calls this instead."""
         R, full, sv = self.R, self.full, self.suit_value
         a = mask & full
         b = mask >> R & full
