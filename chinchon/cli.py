@@ -614,7 +614,7 @@ def replay_lines(match: Match, you: int | None = None) -> list[str]:
 
     lines = [_("Match: {seats}").format(seats=", ".join(names))]
     lines.append(_("Rules: {preset}").format(preset=rules_name(match.rules)))
-    reentries = [e for e in match.events if str(e.get("action", "")).startswith("reenter")]
+    reentries = [e for e in match.log if str(e.get("action", "")).startswith("reenter")]
     for number, deal in enumerate(match.deals, start=1):
         lines.append("")
         if deal.first == you:

@@ -81,7 +81,7 @@ def hidden_cards(deal: Deal, seat: int | None) -> set[Card]:
 def deal_of_last_action(match: Match) -> int:
     """The index of the deal the match's latest action was played in (it may have ended that deal)."""
     deal, at = -1, -1
-    for entry in match.events:
+    for entry in match.log:
         if "deal" in entry:
             deal += 1
         elif "action" in entry:

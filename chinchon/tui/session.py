@@ -263,7 +263,7 @@ class Session:
 
     def choose(self, seat: int, observation: Observation) -> Action:
         """The bot's choice at ``seat`` from its observation (safe to call in a worker thread)."""
-        rng = random.Random(f"{self.settings.seed}:{len(self.match.events)}")
+        rng = random.Random(f"{self.settings.seed}:{len(self.match.log)}")
         return self.bots[seat].choose(observation, list(observation.legal_actions), rng)
 
     def helper_choice(self) -> Action:
