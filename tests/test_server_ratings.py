@@ -18,6 +18,7 @@ from chinchon.cli import app as cli_app
 from chinchon.events import DealEnded, Event, MatchEnded, ReEntered, ReEntryAsked
 from chinchon.observation import DealResult
 from chinchon.record import replay
+from chinchon.server.protocol import Replay
 from chinchon.server.ratings import rank_seats, seats_out_at
 from tests.players_support import create_room, join_room, play_to_the_end, register, socket_for
 from tests.server_support import Running, database_url, running_server, start_match
@@ -136,6 +137,7 @@ def test_a_rated_match_of_three_moves_each_rating_as_openskill_does(server: Runn
         # The replay: a step for each event after the match's start, told, every hand shown, ending on the
         # record's totals.
         steps = (await http.get(f"/api/games/{game['id']}/replay", params={"lang": "es"})).json()
+        Replay.model_validate(steps)  # the documented form
         assert steps["seats"] == names and steps["scores"] == match.scores and steps["winner"] == match.winner
         assert [s["event"] for s in steps["steps"]] == [e.to_dict() for e in match.events()[1:]]
         assert steps["steps"][0]["kind"] == "deal_started" and steps["steps"][-1]["scores"] == match.scores
