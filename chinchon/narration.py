@@ -4,7 +4,8 @@
 of events (as :meth:`Match.events_for <chinchon.match.Match.events_for>` or
 :meth:`Match.all_events <chinchon.match.Match.all_events>` give them), a
 private event told in the same line as the public event it goes with
-("You drew 5♦ from the stock" rather than two lines). The seat ``you`` is
+("You drew 5♦ from the stock" rather than two lines); :func:`tell_each`
+the same lines with the event each tells. The seat ``you`` is
 told as "you". The engine (:mod:`chinchon.events`) tells what happened;
 this module, beside the catalogs (:mod:`chinchon.i18n`), says it in a
 language.
@@ -25,7 +26,7 @@ language.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from chinchon.cards import Card
 from chinchon.errors import N_
@@ -51,7 +52,7 @@ from chinchon.events import (
 )
 from chinchon.i18n import translation
 
-__all__ = ["cards_text", "describe", "melds_text", "tell"]
+__all__ = ["Told", "cards_text", "describe", "melds_text", "tell", "tell_each"]
 
 
 def cards_text(cards: Sequence[Card]) -> str:
@@ -103,14 +104,30 @@ def describe(
     return "\n".join(_lines(t, event, secret))
 
 
-def tell(
-    events: Iterable[Event], lang: str, *, names: Sequence[str] | None = None, you: int | None = None
-) -> list[str]:
-    """The lines that tell these events, in order: each public event's text with the private event after it.
+class Told(NamedTuple):
+    """An event, the private event told in its line (``None`` if none), and the lines that tell them."""
 
-    ``names`` default to those of the :class:`~chinchon.events.MatchStarted` among the events.
+    event: Event
+    secret: YouDrew | YouPutFaceDown | None
+    lines: list[str]
+
+
+def tell_each(
+    events: Iterable[Event], lang: str, *, names: Sequence[str] | None = None, you: int | None = None
+) -> list[Told]:
+    """Each event with the lines that tell it, in order.
+
+    A private event that goes with the public event before it (the card a draw from the stock took, the card a
+    close put face down) is told in that event's line, as its ``secret``, and has no entry of its own; any other
+    private event (the cards a seat was dealt) has its own. ``names`` default to those of the
+    :class:`~chinchon.events.MatchStarted` among the events.
+
+    >>> from chinchon.cards import Card
+    >>> from chinchon.events import Drew, YouDrew
+    >>> [told.lines for told in tell_each([Drew(0, "stock", None), YouDrew(0, Card.parse("7♣"))], "en", names=["Ana"])]
+    [['Ana drew 7♣ from the stock']]
     """
-    out: list[str] = []
+    out: list[Told] = []
     told = list(events)
     if names is None:
         started = next((e for e in told if isinstance(e, MatchStarted)), None)
@@ -120,7 +137,7 @@ def tell(
     while i < len(told):
         event = told[i]
         following = told[i + 1] if i + 1 < len(told) else None
-        secret: PrivateEvent | None = None
+        secret: YouDrew | YouPutFaceDown | None = None
         if (
             isinstance(event, Drew | Closed)
             and isinstance(following, YouDrew | YouPutFaceDown)
@@ -128,14 +145,24 @@ def tell(
         ):
             secret = following
             i += 1
-        out.extend(_lines(t, event, secret))
+        out.append(Told(event, secret, _lines(t, event, secret)))
         i += 1
     return out
 
 
+def tell(
+    events: Iterable[Event], lang: str, *, names: Sequence[str] | None = None, you: int | None = None
+) -> list[str]:
+    """The lines that tell these events, in order: each public event's text with the private event after it.
+
+    ``names`` default to those of the :class:`~chinchon.events.MatchStarted` among the events.
+    """
+    return [line for told in tell_each(events, lang, names=names, you=you) for line in told.lines]
+
+
 def _lines(t: _Teller, event: Event, secret: PrivateEvent | None) -> list[str]:
     if isinstance(event, MatchStarted):
-        return [t.text(N_("Match: {seats}"), seats=", ".join(event.names))]
+        return [t.text(N_("Match: {seats}"), seats=", ".join(t.name(seat) for seat in range(len(event.names))))]
     if isinstance(event, DealStarted):
         lines = []
         if event.playoff:
@@ -198,13 +225,24 @@ def _lines(t: _Teller, event: Event, secret: PrivateEvent | None) -> list[str]:
         melds = melds_text(event.melds)
         return [t.said(event.seat, N_("You showed {melds}"), N_("{name} showed {melds}"), melds=melds)]
     if isinstance(event, LaidOff):
+        meld = melds_text([event.meld])
+        if event.owner == t.you:
+            return [
+                t.said(
+                    event.seat,
+                    N_("You laid off {card} on your meld: {meld}"),
+                    N_("{name} laid off {card} on your meld: {meld}"),
+                    card=event.card,
+                    meld=meld,
+                )
+            ]
         return [
             t.said(
                 event.seat,
                 N_("You laid off {card}: {meld} ({owner})"),
                 N_("{name} laid off {card}: {meld} ({owner})"),
                 card=event.card,
-                meld=melds_text([event.meld]),
+                meld=meld,
                 owner=t.name(event.owner),
             )
         ]
@@ -213,6 +251,8 @@ def _lines(t: _Teller, event: Event, secret: PrivateEvent | None) -> list[str]:
     if isinstance(event, DealEnded):
         return _deal_ended(t, event)
     if isinstance(event, ReEntryAsked):
+        if event.seats == (t.you,):
+            return [t.text(N_("Over the limit, you may re-enter with {total} points"), total=event.score)]
         names = ", ".join(t.name(seat) for seat in event.seats)
         return [t.text(N_("Over the limit, {names} may re-enter with {total} points"), names=names, total=event.score)]
     if isinstance(event, ReEntered):
@@ -259,7 +299,7 @@ def _deal_ended(t: _Teller, event: DealEnded) -> list[str]:
             text = t.ngettext("{name} closed with {points} point", "{name} closed with {points} points", points)
         lines = [text.format(name=t.name(closer), points=points)]
     if result.chinchon:
-        lines.append(t.text(N_("{name} made a chinchón!"), name=t.name(closer)))
+        lines.append(t.said(closer, N_("You made a chinchón!"), N_("{name} made a chinchón!")))
     scored = ", ".join(f"{t.name(seat)} {result.points[seat]:+d}" for seat in event.seats)
     lines.append(t.text(N_("Points: {points}"), points=scored))
     for seat in event.out:

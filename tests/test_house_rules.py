@@ -322,7 +322,7 @@ def test_a_void_deal_is_told_in_the_log_and_the_replay(launched: list[ChinchonAp
             session.play(Discard(next(iter(drawn))), seat)
     assert session.match.results[0].void
     assert "The stock ran out once too often: the deal is void and nobody scores." in session.log
-    lines = replay_lines(session.match)
+    lines = replay_lines(session.match.all_events())
     assert "  The stock ran out once too often: the deal is void and nobody scores." in lines
 
 

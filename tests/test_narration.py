@@ -87,3 +87,28 @@ def test_every_event_has_a_text_in_every_language(lang: str) -> None:
         for kind in {type(e) for e in events}:
             pairs = [pair for (event, _), pair in english.items() if type(event) is kind]
             assert any(text != en for text, en in pairs), (lang, kind.__name__)
+
+
+def test_the_seat_told_as_you_is_you_in_every_sentence_about_it() -> None:
+    """A lay-off on your meld, your chinchón, your re-entry question, and the names given for the seats."""
+    from chinchon.events import DealEnded, LaidOff, MatchStarted, ReEntryAsked
+    from chinchon.observation import DealResult
+
+    names = ("You", "Bot 1")
+    run = tuple(parse_cards("4♥ 5♥ 6♥ 7♥"))
+    on_yours = LaidOff(1, Card.parse("7♥"), 0, run, 0, None)
+    assert describe(on_yours, "en", names=names, you=0) == "Bot 1 laid off 7♥ on your meld: [4♥ 5♥ 6♥ 7♥]"
+    assert describe(on_yours, "es", names=names, you=0) == "Bot 1 colocó 7♥ en tu combinación: [4♥ 5♥ 6♥ 7♥]"
+    assert describe(on_yours, "en", names=("Ana", "Bea")) == "Bea laid off 7♥: [4♥ 5♥ 6♥ 7♥] (Ana)"
+    own = LaidOff(0, Card.parse("7♥"), 0, run, 0, None)
+    assert describe(own, "en", names=names, you=0) == "You laid off 7♥ on your meld: [4♥ 5♥ 6♥ 7♥]"
+    result = DealResult(0, (-10, 30), (), ((), ()), chinchon=True, clean=True)
+    ended = DealEnded(1, (0, 1), result, (-10, 30), ())
+    assert "You made a chinchón!" in describe(ended, "en", names=names, you=0).splitlines()
+    assert "Ana made a chinchón!" in describe(ended, "en", names=("Ana", "Bea"), you=1).splitlines()
+    asked = ReEntryAsked((0,), 80)
+    assert describe(asked, "en", names=names, you=0) == "Over the limit, you may re-enter with 80 points"
+    assert describe(asked, "fr", names=names, you=0).startswith("Au-delà de la limite, vous pouvez revenir")
+    assert describe(asked, "en", names=names, you=1) == "Over the limit, You may re-enter with 80 points"
+    started = MatchStarted(("Ana\x1b", "Bea"), Rules(), (0, 0), (0, 1), 1, 0)
+    assert describe(started, "en", names=("Ana?", "Bea")) == "Match: Ana?, Bea"

@@ -260,9 +260,25 @@ class Pools(_Message):
 
 
 class ReplayStep(_Message):
-    """A step of a replay: a deal's start, an action, or a deal's end, and the table after it, every hand shown."""
+    """A step of a replay: an event of the match (its ``kind``, its JSON form, the private event told with it), its
+    text, and the table after it, every hand shown."""
 
-    kind: Literal["deal", "action", "result"]
+    kind: Literal[
+        "deal_started",
+        "drew",
+        "discarded",
+        "stock_rebuilt",
+        "closed",
+        "showed",
+        "laid_off",
+        "passed",
+        "deal_ended",
+        "reentry_asked",
+        "reentered",
+        "match_ended",
+    ]
+    event: dict[str, Any]
+    secret: dict[str, Any] | None
     deal: int
     seat: int | None
     text: str
