@@ -375,6 +375,8 @@ def main() -> None:
         "1000000",
         "--lookups-per-minute",
         "1000000",
+        "--connections-per-address",
+        "0",
         "--grace",
         "600",
         "--bot-workers",

@@ -896,6 +896,36 @@ def serve(
     lookups_per_minute: Annotated[
         float, typer.Option("--lookups-per-minute", min=0.1, help="Room codes one address may look up a minute.")
     ] = 30.0,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            "--request-timeout",
+            min=1,
+            max=600,
+            help="Seconds a connection may take to send a whole HTTP request before it is closed.",
+        ),
+    ] = 10.0,
+    hello_timeout: Annotated[
+        float,
+        typer.Option(
+            "--hello-timeout", min=1, max=600, help="Seconds a WebSocket may take to say hello before it is closed."
+        ),
+    ] = 5.0,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--connections-per-address",
+            min=0,
+            help="Connections one address may hold open at once (0: no cap; behind a proxy, all are the proxy's).",
+        ),
+    ] = 100,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="The server is reached over HTTPS (through a TLS proxy): its answers tell browsers to keep to HTTPS.",
+        ),
+    ] = False,
     rules: Annotated[
         str, typer.Option("--rules", "-r", help="Rule preset of the rooms whose creation names no rules.")
     ] = "fournier",
@@ -920,6 +950,7 @@ def serve(
     import uvicorn
 
     from chinchon.server.app import create_app
+    from chinchon.server.connections import uvicorn_config
     from chinchon.server.logs import setup_logging
     from chinchon.server.rooms import ServerSettings
     from chinchon.tui.storage import data_dir
@@ -940,21 +971,14 @@ def serve(
         default_rules=default_rules,
     )
     settings.rooms_per_minute, settings.lookups_per_minute = rooms_per_minute, lookups_per_minute
+    settings.request_timeout, settings.hello_timeout = request_timeout, hello_timeout
+    settings.connections_per_address, settings.https = connections_per_address, https
     setup_logging(log_level, log_json)
     try:
         application = create_app(settings)
     except Exception as exc:  # a bad database URL
         _fail(str(exc))
-    config = uvicorn.Config(
-        application,
-        host=host,
-        port=port,
-        log_config=None,
-        ws_max_size=65536,
-        ws_ping_interval=settings.heartbeat,
-        ws_ping_timeout=settings.heartbeat,
-        timeout_graceful_shutdown=10,
-    )
+    config = uvicorn_config(application, settings, host=host, port=port, log_config=None, timeout_graceful_shutdown=10)
 
     shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
     address = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
@@ -971,6 +995,55 @@ def serve(
             await super().shutdown(sockets)
 
     Server(config).run()
+
+
+# -- chinchon db ---------------------------------------------------------------------
+
+db_app = typer.Typer(
+    help="The server's database: bring its schema up to date.", no_args_is_help=True, rich_markup_mode=None
+)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL, as `chinchon serve --db` takes it (default: server.db in the user data directory).",
+        ),
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Run the database's migrations up to the newest (`chinchon serve` runs them at start too)."""
+    import asyncio
+
+    from chinchon.server.store import Store, StoreError
+    from chinchon.tui.storage import data_dir
+
+    _setup(lang, "fournier")
+    if db is None:
+        folder = data_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _fail(_("cannot create {file}: {error}").format(file=folder, error=exc.strerror or exc))
+        db = f"sqlite+aiosqlite:///{folder / 'server.db'}"
+
+    async def upgrade() -> str | None:
+        store = Store(db)
+        try:
+            await store.open()
+            return await store.revision()
+        finally:
+            await store.close()
+
+    try:
+        revision = asyncio.run(upgrade())
+    except StoreError as exc:
+        _fail(str(exc))
+    typer.echo(for_terminal(_("The database is at revision {revision}.").format(revision=revision)))
 
 
 def main() -> None:
