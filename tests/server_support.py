@@ -123,18 +123,21 @@ async def start_match(creator: Client, kind: str = "start", timeout: float = 20.
     A message refused for the client's pace is sent again a second later, as a person would click again: a test's
     client playing at full speed can spend its connection's allowance (20 messages a second) just before.
     """
-    before = creator.view["match"] if creator.view is not None else None
     while True:
         at = len(creator.messages)
         await creator.send({"type": kind})
         answer = await creator.wait(
-            lambda m: (
-                m["type"] == "error" or (m["type"] == "view" and m["status"] == "playing" and m["match"] != before)
-            ),
-            at,
-            timeout,
+            lambda m: m["type"] == "error" or (m["type"] == "event" and m["event"]["kind"] == kind), at, timeout
         )
-        if answer["type"] == "view":
-            return answer
+        if answer["type"] == "event":
+            return await creator.wait_view(lambda v: playing(v, answer["event"]["match"]), timeout)
         assert answer["code"] == "rate_limited", answer
         await asyncio.sleep(1)
+
+
+def playing(view: dict[str, Any], match: int | None = None) -> bool:
+    """Whether a view shows a match dealt and being played (match number ``match``, if given)."""
+    game = view["game"]
+    return bool(
+        view["status"] == "playing" and game is not None and "phase" in game and match in (None, view["match"])
+    )
