@@ -141,3 +141,28 @@ def playing(view: dict[str, Any], match: int | None = None) -> bool:
     return bool(
         view["status"] == "playing" and game is not None and "phase" in game and match in (None, view["match"])
     )
+
+
+ACTED = {"drew", "discarded", "closed", "showed", "laid_off", "passed", "reentered"}
+"""The kinds of the engine's events that tell a seat's action."""
+
+
+def acted(message: dict[str, Any], seat: int | None = None) -> bool:
+    """Whether a message is the event of an action (of ``seat``, if given)."""
+    if message["type"] != "event" or message["event"]["kind"] not in ACTED:
+        return False
+    return seat is None or message["event"]["seat"] == seat
+
+
+def action_text(event: dict[str, Any]) -> str:
+    """The action an event of an action tells, as its text (a close without its card and melds: ``close``)."""
+    kind = event["kind"]
+    if kind == "drew":
+        return f"draw {event['source']}"
+    if kind == "discarded":
+        return f"discard {event['card']}"
+    if kind == "laid_off":
+        return f"layoff {event['card']} {event['meld_index']}"
+    if kind == "reentered":
+        return "reenter yes" if event["accept"] else "reenter no"
+    return {"closed": "close", "showed": "show", "passed": "pass"}[kind]

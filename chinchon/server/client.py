@@ -297,7 +297,10 @@ def fold(view: dict[str, Any], message: dict[str, Any]) -> None:
 class Client:
     """One WebSocket client: it keeps every message received and the latest view (events folded into it).
 
-    ``view`` is a view kept from an earlier connection, for a ``hello`` with ``last_event`` to go on from.
+    ``messages`` holds every message received; with ``snapshots``, each settled event is followed there by a
+    copy of the view it made, as a ``view`` message (its index in ``folded``), and so is each ``presence``: a
+    test waits for a state as it waits for a view. ``view`` is a view kept from an earlier connection, for a ``hello`` with ``last_event``
+    to go on from.
     """
 
     def __init__(
@@ -306,8 +309,12 @@ class Client:
         on_message: Callable[[dict[str, Any]], None] | None = None,
         headers: dict[str, str] | None = None,
         view: dict[str, Any] | None = None,
+        snapshots: bool = True,
     ) -> None:
         self.url = url
+        self.snapshots = snapshots
+        self.folded: set[int] = set()
+        """The indices in ``messages`` of the views folded here (not sent by the server)."""
         self.headers = headers or {}
         self.messages: list[dict[str, Any]] = []
         self.view: dict[str, Any] | None = copy.deepcopy(view)
@@ -363,10 +370,16 @@ class Client:
                 asyncio.get_running_loop().create_task(self.send(hello))
             elif view is not None:
                 fold(view, message)
+                if self.snapshots and message["settled"]:
+                    self.folded.add(len(self.messages))
+                    self.messages.append(copy.deepcopy(view))
             self.last_event = message["n"]
         elif kind == "presence" and self.view is not None and self.view["room"] == message["room"]:
             self.view["seats"] = message["seats"]
             self.view["watchers"] = message["watchers"]
+            if self.snapshots:
+                self.folded.add(len(self.messages))
+                self.messages.append(copy.deepcopy(self.view))
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a message (a dict as JSON, a string as it is)."""

@@ -653,8 +653,8 @@ class Room:
         start_envelope = self.room_envelope(n, {"kind": kind, "match": number}, settle=False)
         envelopes = [start_envelope, *self.engine_envelopes(n + 1, 0)]
         self.manager.lobby_changed()
+        self.send_presence()  # (before the events: a client's state after them has the seats as they are)
         self.publish(envelopes)
-        self.send_presence()
         self.wake.set()
 
     async def join(self, name: str, lang: str | None, account: Account | None = None) -> tuple[int, str]:
@@ -678,8 +678,8 @@ class Room:
                         n = await self.append("join", s.index, json.dumps({"name": name}), seat_changes=[s])
                     envelope = self.room_envelope(n, {"kind": "join", "seat": s.index, "name": name})
                     self.manager.lobby_changed()
-                    self.publish([envelope])
                     self.send_presence()
+                    self.publish([envelope])
                     self.wake.set()
                     return s.index, token
             raise Refused("room_full", N_("every seat is taken; you can watch the match"))
@@ -712,13 +712,13 @@ class Room:
             for connection in removed:
                 connection.seat, connection.role = None, "spectator"
             self.manager.lobby_changed()
+            self.send_presence()
             self.publish([envelope])
             for connection in removed:
                 # Its seat's private part is gone: it starts again from the spectator's whole view.
                 message = translated(connection.lang, N_("you no longer have a seat in this room"))
                 hub.send(connection, ErrorMessage(type="error", code="not_seated", message=message, id=None))
                 hub.send(connection, self.view(None))
-            self.send_presence()
             self.wake.set()
 
     def connect(self, connection: Connection) -> None:
