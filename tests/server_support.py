@@ -130,7 +130,12 @@ async def start_match(creator: Client, kind: str = "start", timeout: float = 20.
             lambda m: m["type"] == "error" or (m["type"] == "event" and m["event"]["kind"] == kind), at, timeout
         )
         if answer["type"] == "event":
-            return await creator.wait_view(lambda v: playing(v, answer["event"]["match"]), timeout)
+            number: int = answer["event"]["match"]
+
+            def started(view: dict[str, Any], number: int = number) -> bool:
+                return playing(view, number)
+
+            return await creator.wait_view(started, timeout)
         assert answer["code"] == "rate_limited", answer
         await asyncio.sleep(1)
 
@@ -138,9 +143,7 @@ async def start_match(creator: Client, kind: str = "start", timeout: float = 20.
 def playing(view: dict[str, Any], match: int | None = None) -> bool:
     """Whether a view shows a match dealt and being played (match number ``match``, if given)."""
     game = view["game"]
-    return bool(
-        view["status"] == "playing" and game is not None and "phase" in game and match in (None, view["match"])
-    )
+    return bool(view["status"] == "playing" and game is not None and "phase" in game and match in (None, view["match"]))
 
 
 ACTED = {"drew", "discarded", "closed", "showed", "laid_off", "passed", "reentered"}

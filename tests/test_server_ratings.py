@@ -113,7 +113,7 @@ def test_a_rated_match_of_three_moves_each_rating_as_openskill_does(server: Runn
         steps = (await http.get(f"/api/games/{game['id']}/replay", params={"lang": "es"})).json()
         assert steps["seats"] == names and steps["scores"] == match.scores and steps["winner"] == match.winner
         actions = [s for s in steps["steps"] if s["kind"] == "action"]
-        assert len(actions) == sum(1 for e in record["events"] if "action" in e)
+        assert len(actions) == sum(1 for e in record["log"] if "action" in e)
         assert steps["steps"][0]["kind"] == "deal" and steps["steps"][-1]["scores"] == match.scores
         assert all(len(s["hands"]) == 3 for s in steps["steps"])
         assert any("robó" in s["text"] for s in actions)

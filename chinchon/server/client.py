@@ -299,8 +299,8 @@ class Client:
 
     ``messages`` holds every message received; with ``snapshots``, each settled event is followed there by a
     copy of the view it made, as a ``view`` message (its index in ``folded``), and so is each ``presence``: a
-    test waits for a state as it waits for a view. ``view`` is a view kept from an earlier connection, for a ``hello`` with ``last_event``
-    to go on from.
+    test waits for a state as it waits for a view. ``view`` is a view kept from an earlier connection, for a
+    ``hello`` with ``last_event`` to go on from.
     """
 
     def __init__(
