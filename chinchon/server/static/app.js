@@ -131,6 +131,8 @@ function reconcile(order, hand) {
 // -- the connection --------------------------------------------------------------------------
 
 let socket = null;
+// The events of an action folded so far: the page shows the state an action settles in, not the steps between.
+let folding = null;
 let hello = null;
 let lastEvent = null;
 let retries = 0;
@@ -153,6 +155,7 @@ function open() {
   }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   socket = ws;
+  folding = null;
   update({ conn: "connecting" });
   ws.onopen = () => {
     retries = 0;
@@ -204,7 +207,7 @@ function resync() {
 }
 
 function onEvent(m) {
-  if (!follows(state.view, m)) {
+  if (!follows(folding || state.view, m)) {
     resync();
     return;
   }
@@ -219,7 +222,12 @@ function onEvent(m) {
     Object.assign(changes, { log: [], logMatch: undefined });
   }
   update(changes);
-  setView(applyEvent(state.view, m));
+  folding = applyEvent(folding || state.view, m);
+  if (m.settled) {
+    const view = folding;
+    folding = null;
+    setView(view);
+  }
 }
 
 function setView(view, whole = false) {
@@ -532,7 +540,7 @@ const actions = {
     if (!text) return;
     if (state.route.page === "home" && hello && hello.name !== playerName()) {
       hello = { type: "hello", name: playerName() };
-      send(hello);
+      send({ ...hello, version: VERSION, lang: state.lang });
     }
     if (send({ type: "chat", text })) update({ chatText: "" });
   },
