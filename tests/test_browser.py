@@ -229,7 +229,7 @@ def _next_action(server: Running, person: Person, since: int) -> str:
     room = _room_of(server, person)
     seat = next(s.index for s in room.seats if s.kind == "person")
     deadline = time.monotonic() + MATCH_SECONDS
-    while not (mine := [e.event for e in list(room.buffer) if e.n > since and acted(e.message(None, "en"), seat)]):
+    while not (mine := [e.event for e in room.kept() if e.n > since and acted(e.message(None, "en"), seat)]):
         assert time.monotonic() < deadline, "the person's move never reached the server"
         time.sleep(0.05)
     return action_text(mine[0])
@@ -434,11 +434,11 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
         person.page.wait_for_selector("[data-over]", state="detached")
         _a_persons_turn(person)
         assert dropped == ["rematch"]
-        rematch = max(e.n for e in room.buffer if e.event["kind"] == "rematch")
+        rematch = max(e.n for e in room.kept() if e.event["kind"] == "rematch")
         # The moves told after the whole view the page asked for (those before it are in that view's state).
         resynced = views[-1]
         assert resynced > rematch
-        since = [e for e in room.buffer if e.n > resynced and e.event["kind"] in ACTED]
+        since = [e for e in room.kept() if e.n > resynced and e.event["kind"] in ACTED]
         person.page.click("[data-action=history]")
         person.page.wait_for_selector("[role=dialog]")
         shown = person.page.locator("ol.log li").count()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import html
 import json
 import logging
@@ -26,7 +27,7 @@ from chinchon.server.accounts import SESSION_COOKIE, Accounts
 from chinchon.server.bots import BotPool
 from chinchon.server.connections import WS_FRAME_MAX
 from chinchon.server.hub import Connection, Hub, TokenBucket
-from chinchon.server.metrics import Metrics
+from chinchon.server.metrics import GcWatch, Metrics
 from chinchon.server.player_routes import add_player_routes
 from chinchon.server.players import Players
 from chinchon.server.protocol import (
@@ -87,14 +88,23 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     players = Players(store.engine)
     accounts = Accounts(players, settings.origins, settings.https)
 
+    gc_watch = GcWatch(metrics)
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
         restored = await manager.restore()
+        # What is alive once started (modules, the rules' tables, the rooms rebuilt) stays alive: out of the
+        # collector's way, so that its full collections look at the rooms' churn only (they stopped the loop for
+        # up to 281 ms at 500 rooms, DESIGN "The wire").
+        gc.collect()
+        gc.freeze()
+        gc_watch.install()
         log.info("server ready", extra={"rooms_restored": restored})
         try:
             yield
         finally:
+            gc_watch.remove()
             await hub.shut(1012)
             await manager.shutdown()
             pool.close()

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from chinchon.actions import Action, IllegalAction, parse_action
 from chinchon.bots import make_bot
 from chinchon.bots.base import BotError
@@ -241,7 +243,8 @@ class Room:
     match_number: int = 0
     seed: str | None = None
     match: Match | None = None
-    buffer: deque[Envelope] = field(default_factory=lambda: deque(maxlen=BUFFER))
+    buffer: deque[tuple[int, bytes]] = field(default_factory=lambda: deque(maxlen=BUFFER))
+    """The latest events, each as its number and its envelope's JSON (bytes: nothing the collector looks into)."""
     seen: dict[int, OrderedDict[str, int]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -375,8 +378,16 @@ class Room:
         """Keep the events for the clients that come back and send them to every member."""
         hub = self.manager.hub
         for envelope in envelopes:
-            self.buffer.append(envelope)
+            self.keep(envelope)
             hub.publish(envelope)
+
+    def keep(self, envelope: Envelope) -> None:
+        """Keep an event for the clients that come back."""
+        self.buffer.append((envelope.n, orjson.dumps(envelope.to_dict())))
+
+    def kept(self, after: int = 0) -> list[Envelope]:
+        """The events kept for the clients that come back, after number ``after``."""
+        return [Envelope.from_dict(orjson.loads(data)) for n, data in self.buffer if n > after]
 
     def send_presence(self) -> None:
         """Tell every member who is connected, away or played by a bot."""
@@ -744,11 +755,10 @@ class Room:
     def resync(self, connection: Connection, last: int | None) -> None:
         """The events a returning client missed after ``last`` (when they are all still kept), else its whole view."""
         hub = self.manager.hub
-        kept = self.buffer[0].n <= last + 1 if last is not None and self.buffer else last == self.n
+        kept = self.buffer[0][0] <= last + 1 if last is not None and self.buffer else last == self.n
         if last is not None and last <= self.n and kept:
-            for envelope in self.buffer:
-                if envelope.n > last:
-                    hub.deliver(connection, envelope)
+            for envelope in self.kept(last):
+                hub.deliver(connection, envelope)
             return
         hub.send(connection, self.view(connection.seat))
 
@@ -1027,7 +1037,8 @@ class Manager:
                 continue
             first = entry.n if end is None else max(entry.n, end + 1)
             try:
-                room.buffer.extend(self._rebuilt_events(room, row, entry, first))
+                for envelope in self._rebuilt_events(room, row, entry, first):
+                    room.keep(envelope)
             except (ChinchonError, ValueError, KeyError):
                 if current:
                     raise
