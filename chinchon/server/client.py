@@ -446,7 +446,7 @@ class Client:
             view
             and view["game"]
             and view["status"] == "playing"
-            and view["game"]["legal_actions"]
+            and view["game"].get("legal_actions")
             and view["game"]["to_move"] == view["seat"]
         )
 
