@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar, overload
 
@@ -116,6 +116,8 @@ _IN_SHOWDOWN = Phase.SHOWDOWN
 
 Reshuffle = Callable[[list[Card]], list[Card]]
 Tell = Callable[[Event], None]
+_UNTOLD: list[Event] = []
+"""The events held by a deal that tells nobody: none, ever (nothing is told without a listener)."""
 
 
 class _PublicCache:
@@ -248,7 +250,9 @@ class Deal:
             _check_deck(deck, cards, rules)
         deal = object.__new__(cls)
         deal._setup(rules, players, first, deck, rng, reshuffle, playing, decks)
-        deal._sink = tell
+        if tell is not None:
+            deal._sink = tell
+            deal._held = []
         return deal
 
     def _setup(
@@ -317,7 +321,7 @@ class Deal:
         self._at_close: tuple[Card, ...] = ()
         self._public: _PublicCache | None = None
         self._sink: Tell | None = None
-        self._held: list[Event] = []
+        self._held: list[Event] = _UNTOLD
 
     # -- cards in hands ---------------------------------------------------------------
 
@@ -439,17 +443,27 @@ class Deal:
             return False
         return True
 
-    def check(self, action: Action) -> None:
-        """Refuse an action that is not legal for the seat to move, saying why; nothing is changed or copied.
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Refuse an action that is not legal for the seat to move (or for ``seat``, when given), saying why.
 
-        :meth:`is_legal` and :meth:`apply` check with it; every rule it asks
-        (the close limit, ``forbid_rediscard``, the first round, what a lay-off
-        may go on) is the one :meth:`legal_actions` and :meth:`moves` ask.
+        Nothing is changed or copied. :meth:`is_legal` and :meth:`apply` check
+        with it; every rule it asks (the close limit, ``forbid_rediscard``, the
+        first round, what a lay-off may go on) is asked by the one function
+        that :meth:`legal_actions` and :meth:`moves` ask too.
 
         Raises:
-            IllegalAction: the action is not legal here; the message says why.
+            IllegalAction: the action is not legal here; the message says why (the text :meth:`apply` raises).
         """
+        self._check_seat(seat)
         self._check(action)
+
+    def _check_seat(self, seat: int | None) -> None:
+        mover = self.to_move
+        if seat is not None and (seat != mover or type(seat) is not int):
+            check_seat(seat)
+            if mover is None:
+                raise IllegalAction(N_("the deal is over"))
+            raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Play an action for the seat to move (or check that ``seat`` is that seat).
@@ -457,20 +471,41 @@ class Deal:
         Raises:
             IllegalAction: the action is not legal here (see :meth:`check`); the message says why.
         """
+        if seat is not None:
+            self._check_seat(seat)
         mover = self.to_move
-        if seat is not None and (seat != mover or type(seat) is not int):
-            check_seat(seat)
-            if mover is None:
-                raise IllegalAction(N_("the deal is over"))
-            raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
+        # The commonest actions, legal, are played at once: a discard of a card held (a kind mask; jokers are not
+        # in _m1) but the one the rules keep (_kept), a draw from a stock that has cards or can be rebuilt, or from
+        # the pile. Every other action, and any refusal, goes through the checker, :meth:`check`'s own.
+        kind = action.__class__
+        if kind is Discard:
+            if self.phase is _IN_DISCARD:
+                card = action.card  # type: ignore[union-attr]  # a Discard
+                cid = self._t.id_by_code[card._code] if card.__class__ is Card else -1
+                if cid >= 0 and self._m1[mover] >> cid & 1 and cid != self._kept:  # type: ignore[index]
+                    self.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+                    if self._sink is None:
+                        self.play(cid)
+                    else:
+                        self._step(mover, cid)  # type: ignore[arg-type]  # a seat is to move
+                    return
+        elif kind is Draw and self.phase is _IN_DRAW:
+            source = action.source  # type: ignore[union-attr]  # a Draw
+            if (source == "stock" and (self._stock or len(self._pile) > 1)) or (source == "discard" and self._pile):
+                move = MOVE_STOCK if source == "stock" else MOVE_DISCARD_PILE
+                self.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+                if self._sink is None:
+                    self.play(move)
+                else:
+                    self._step(mover, move)  # type: ignore[arg-type]  # a seat is to move
+                return
         plan = self._check(action)
-        if type(plan) is int:
-            assert mover is not None
-            self.history.append((mover, action))
+        if plan.__class__ is int:
+            self.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
             if self._sink is None:
                 self.play(plan)
             else:
-                self._step(mover, plan)
+                self._step(mover, plan)  # type: ignore[arg-type]  # a seat is to move
         else:
             self._play(action, plan)  # type: ignore[arg-type]  # the melds of a close, or None
 
@@ -560,7 +595,7 @@ class Deal:
         other._public = self._public
         # A copy tells nobody: the events are the match's own deal's.
         other._sink = None
-        other._held = []
+        other._held = _UNTOLD
         # Copied: every list and set the deal changes in place.
         other._m1 = list(self._m1)
         other._m2 = list(self._m2)
@@ -742,13 +777,97 @@ class Deal:
         return self._t.card_of[card_id]
 
     def masks(self, seat: int) -> tuple[int, int, int]:
-        """A seat's hand as the solver sees it: kinds held, kinds held twice, wild cards."""
+        """A seat's hand as the solver sees it: kinds held, kinds held twice, wild cards (the wild ace among them)."""
         return self._solver_hand(seat)
+
+    def held(self, seat: int) -> tuple[int, int, int]:
+        """A seat's hand as the deal keeps it: kinds held, kinds held twice, jokers."""
+        return self._m1[seat], self._m2[seat], self._jk[seat]
+
+    @property
+    def tables(self) -> Tables:
+        """The card numbering of the deal's rules (ids, values, the solver): :class:`~chinchon.tables.Tables`."""
+        return self._t
 
     @property
     def pile_ids(self) -> list[int]:
         """The discard pile as card ids, top last (shared: do not change it)."""
         return self._pile
+
+    @property
+    def stock_ids(self) -> list[int]:
+        """The stock as card ids, top last (shared: do not change it; see :meth:`redeal_ids`)."""
+        return self._stock
+
+    @property
+    def clean_close(self) -> bool:
+        """Whether the closer laid every card in melds when it closed (``False`` before a close)."""
+        return self._clean
+
+    def shuffle_stock(self, rng: random.Random) -> None:
+        """Shuffle the stock in place (for search: a deal whose stock order nobody knows)."""
+        rng.shuffle(self._stock)
+
+    def redeal_ids(self, hands: Mapping[int, int], stock: list[int]) -> None:
+        """Deal the cards of these seats and of the stock anew, in place (for search: a sampled deal shaped by
+        what the others played; :func:`chinchon.bots.playout.sample_deal`).
+
+        ``hands`` maps seats to kind masks of single natural cards; ``stock`` is
+        card ids, top last (kept, not copied). Only for seats whose hands hold
+        single natural cards and a stock of such cards (one deck, no wild
+        card): together they must be the cards those seats and the stock held.
+
+        Raises:
+            ValueError: the cards are not those the seats and the stock held, or the hands are not of single
+                natural cards.
+        """
+        before = after = 0
+        count = len(self._stock) - len(stock)
+        for seat, mask in hands.items():
+            if self._m2[seat] or self._jk[seat] or mask & self._t.wild_ace:
+                raise ChinchonError(N_("only hands of single natural cards can be dealt anew by their masks"))
+            before |= self._m1[seat]
+            after |= mask
+            count += self._m1[seat].bit_count() - mask.bit_count()
+        for cid in self._stock:
+            before |= 1 << cid
+        for cid in stock:
+            after |= 1 << cid
+        if before != after or count:
+            raise ChinchonError(N_("the cards dealt anew are not the cards the hands and the stock held"))
+        for seat, mask in hands.items():
+            self._m1[seat] = mask
+        self._stock = stock
+
+    def redeal(self, hands: Mapping[int, Sequence[Card]], stock: Sequence[Card], face_down: Card | None = None) -> Deal:
+        """A copy of the deal with the cards nobody but their holder sees put elsewhere: these seats' hands, the
+        stock (top first) and the closer's face-down card. For search, and to test what a seat may see.
+
+        The cards must be those the seats, the stock and the face-down card held;
+        the cards each seat is known to hold (taken from the discard pile) stay
+        listed as taken.
+
+        Raises:
+            ValueError: the cards are not those that were there.
+        """
+        t = self._t
+        had = Counter(card for seat in hands for card in self.hand(seat)) + Counter(self.stock)
+        have = Counter(card for cards in hands.values() for card in cards) + Counter(stock)
+        if self.face_down is not None:
+            had[self.face_down] += 1
+        if face_down is not None:
+            have[face_down] += 1
+        if had != have or (face_down is None) != (self.face_down is None):
+            raise ChinchonError(N_("the cards dealt anew are not the cards the hands and the stock held"))
+        other = self.copy()
+        for seat, cards in hands.items():
+            other._m1[seat] = other._m2[seat] = other._jk[seat] = 0
+            for card in cards:
+                other._add(seat, t.id_of[card])
+        other._stock = [t.id_of[card] for card in reversed(stock)]
+        if face_down is not None:
+            other._face_down = t.id_of[face_down]
+        return other
 
     @classmethod
     def sample(cls, observation: Observation, rng: random.Random) -> Deal:
@@ -831,7 +950,7 @@ class Deal:
         deal._at_close = ()
         deal._public = None
         deal._sink = None
-        deal._held = []
+        deal._held = _UNTOLD
         return deal
 
     # -- checking ---------------------------------------------------------------------
@@ -841,27 +960,19 @@ class Deal:
         move (as :meth:`play` takes it), a close's melds, ``None`` for a showdown decision."""
         phase = self.phase
         seat = self.to_move
-        kind = type(action)
-        # The two commonest actions, legal, first: a card id from its code, a kind mask (jokers are not in _m1).
-        if kind is Discard and phase is _IN_DISCARD:
-            card = action.card  # type: ignore[union-attr]  # a Discard
-            cid = self._t.id_by_code[card._code] if type(card) is Card else -1
-            if cid >= 0 and self._m1[seat] >> cid & 1 and cid != self._kept:  # type: ignore[index]
-                return cid
-        elif kind is Draw and phase is _IN_DRAW:
-            source = action.source  # type: ignore[union-attr]  # a Draw
-            if source == "stock" and (self._stock or len(self._pile) > 1):
-                return MOVE_STOCK
-            if source == "discard" and self._pile:
-                return MOVE_DISCARD_PILE
         if phase is Phase.OVER or seat is None:
             raise IllegalAction(N_("the deal is over"))
         if isinstance(action, Draw):
             if phase is not Phase.DRAW:
                 raise IllegalAction(N_("you have already drawn; discard or close"))
             if action.source == "stock":
+                # The stock may be drawn while it has cards, or while the pile has more than its top to rebuild it.
+                if self._stock or len(self._pile) > 1:
+                    return MOVE_STOCK
                 raise IllegalAction(N_("the stock is empty"))
             if action.source == "discard":
+                if self._pile:
+                    return MOVE_DISCARD_PILE
                 raise IllegalAction(N_("the discard pile is empty"))
             raise IllegalAction(N_("draw from the stock or from the discard pile, not {source}"), source=action.source)
         if isinstance(action, Discard | Close):
@@ -908,13 +1019,14 @@ class Deal:
             melds, loose = _take_melds(rest, action.melds, rules) if check else _split(rest, action.melds)
         if check:
             points = sum(rules.value(card) for card in loose)
-            if points > rules.close_limit:
+            within = self._t.solver.within_close_limit
+            if not within(points, 0):
                 raise IllegalAction(
                     N_("closing would leave {points} loose points; at most {limit} are allowed"),
                     points=points,
                     limit=rules.close_limit,
                 )
-            if rules.close_max_loose_cards is not None and len(loose) > rules.close_max_loose_cards:
+            if not within(0, len(loose)):
                 raise IllegalAction(
                     N_("closing would leave {count} loose cards; at most {limit} are allowed"),
                     count=len(loose),
@@ -937,9 +1049,9 @@ class Deal:
         elif isinstance(action, Close):
             assert melds is not None
             self._close(seat, action.discard, melds)
-            self._flush()
         else:
             self._play_showdown(seat, action)
+        if self._sink is not None:
             self._flush()
 
     def _stock_out(self) -> None:
@@ -995,8 +1107,9 @@ class Deal:
         self.table = [TableMeld(seat, tuple(meld), open_melds) for meld in melds]
         self.turn += 1
         self.phase = Phase.SHOWDOWN
-        self._tell(Closed(seat, tuple(tuple(meld) for meld in melds), open_melds, None))
-        self._tell(YouPutFaceDown(seat, discard))
+        if self._sink is not None:
+            self._tell(Closed(seat, tuple(tuple(meld) for meld in melds), open_melds, None))
+            self._tell(YouPutFaceDown(seat, discard))
         others = self.seats_after(seat)
         if not rules.layoffs:
             # Without lay-offs the others' hands are shown by the rules, not by a decision: the deal's end tells them.
@@ -1028,24 +1141,40 @@ class Deal:
                 self._untake(seat, self._t.id_of[card])
             self.table.append(TableMeld(seat, tuple(meld), True))
         self._shown[seat] = True
-        if told:
+        if told and self._sink is not None:
             self._tell(Showed(seat, tuple(tuple(meld) for meld in melds), None))
 
-    def _layoffs(self, seat: int) -> list[LayOff]:
+    def _closed_to(self, seat: int) -> dict[int, str]:
+        """The table's melds that take no lay-off from ``seat`` now, by index, each with why: a clean close's melds,
+        and with two decks a run that took its card from the seat this round (RULES.md D7, D8). The one place
+        those rules are read; what card fits an open meld is :func:`~chinchon.melds.meld_extensions`'s to say."""
+        closed: dict[int, str] = {}
+        one_a_round = self.decks > 1 and self.rules.layoff_one_per_run_per_round
+        for index, meld in enumerate(self.table):
+            if not meld.open:
+                closed[index] = N_("the melds of a clean close take no cards")
+            elif one_a_round and (seat, index) in self._run_adds:
+                closed[index] = N_("a run takes one card from each player in each round")
+        return closed
+
+    def _layoffs(self, seat: int, any_one: bool = False) -> list[LayOff]:
+        """Every lay-off ``seat`` may make now, in a fixed order; with ``any_one``, one of them (or none)."""
         rules = self.rules
-        two_decks = self.decks > 1 and rules.layoff_one_per_run_per_round
         out: list[LayOff] = []
         t = self._t
         id_of, joker = t.id_of, t.joker
         held, jokers = self._m1[seat], self._jk[seat]
+        closed = self._closed_to(seat)
         for index, meld in enumerate(self.table):
-            if not meld.open or (two_decks and (seat, index) in self._run_adds):
+            if index in closed:
                 continue
             # A meld takes few cards: ask the hand about each of them rather than the meld about each card held.
             for card in meld_extensions(meld.cards, rules):
                 cid = id_of.get(card)
                 if cid is not None and (jokers > 0 if cid == joker else held >> cid & 1):
                     out.append(LayOff(card, index))
+                    if any_one:
+                        return out
         out.sort(key=lambda a: (a.card, a.meld_index))
         return out
 
@@ -1084,10 +1213,9 @@ class Deal:
         if cid is None or not self._holds(seat, cid):
             raise IllegalAction(N_("{card} is not in your hand"), card=card)
         meld = self.table[index]
-        if not meld.open:
-            raise IllegalAction(N_("the melds of a clean close take no cards"))
-        if self.decks > 1 and self.rules.layoff_one_per_run_per_round and (seat, index) in self._run_adds:
-            raise IllegalAction(N_("a run takes one card from each player in each round"))
+        closed = self._closed_to(seat)
+        if index in closed:
+            raise IllegalAction(closed[index])
         if card not in meld_extensions(meld.cards, self.rules):
             raise IllegalAction(N_("{card} does not fit {meld}"), card=card, meld=meld)
 
@@ -1099,7 +1227,8 @@ class Deal:
             meld = self.table[action.meld_index]
             extended = meld_extensions(meld.cards, self.rules)[action.card]
             self.table[action.meld_index] = TableMeld(meld.owner, extended, meld.open)
-            self._tell(LaidOff(seat, action.card, action.meld_index, extended, meld.owner, None))
+            if self._sink is not None:
+                self._tell(LaidOff(seat, action.card, action.meld_index, extended, meld.owner, None))
             self._remove(seat, self._t.id_of[action.card])
             self._untake(seat, self._t.id_of[action.card])
             self._added = True
@@ -1107,7 +1236,8 @@ class Deal:
             if self.decks > 1 and self.rules.layoff_one_per_run_per_round and is_run(extended, self.rules):
                 self._run_adds.add((seat, action.meld_index))
         else:
-            self._tell(Passed(seat, None))
+            if self._sink is not None:
+                self._tell(Passed(seat, None))
             self._queue.pop(0)
             if not self._queue:
                 self._next_round()
@@ -1155,7 +1285,7 @@ class Deal:
                 self.history.append((seat, options[0]))
                 self._show(seat, options[0].melds if isinstance(options[0], Show) else ())
                 continue
-            if self.hand_size(seat) and self._layoffs(seat):
+            if self.hand_size(seat) and self._layoffs(seat, any_one=True):
                 return
             self._queue.pop(0)
             if not self._queue:

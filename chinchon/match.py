@@ -232,20 +232,28 @@ class Match:
             return [ReEnter(True), ReEnter(False)]
         return self.deal.legal_actions()
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether the action is legal for the seat to move."""
-        if self.over:
-            return False
-        if self._pending:
-            return isinstance(action, ReEnter) and isinstance(action.accept, bool)
-        return self.deal.is_legal(action)
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Refuse an action that is not legal for the seat to move (or for ``seat``, when given), saying why.
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Play an action for the seat to move (or check that ``seat`` is that seat).
+        Nothing is changed or copied. :meth:`is_legal` and :meth:`apply` check
+        with it, and within a deal :meth:`Deal.check <chinchon.deal.Deal.check>`.
 
         Raises:
-            IllegalAction: the action is not legal here; the message says why.
+            IllegalAction: the action is not legal here; the message says why (the text :meth:`apply` raises).
         """
+        if self._check_turn(action, seat):
+            self.deal.check(action)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the action is legal for the seat to move."""
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def _check_turn(self, action: Action, seat: int | None) -> bool:
+        """The match's own checks (the end, whose turn, re-entry); whether the deal is to check the action."""
         if self.over:
             raise IllegalAction(N_("the match is over"))
         mover = self.to_move
@@ -255,11 +263,23 @@ class Match:
         if self._pending:
             if not isinstance(action, ReEnter) or not isinstance(action.accept, bool):
                 raise IllegalAction(N_("seat {seat} must first decide whether to re-enter"), seat=mover)
+            return False
+        if isinstance(action, ReEnter):
+            raise IllegalAction(N_("nobody is deciding on re-entry now"))
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play an action for the seat to move (or check that ``seat`` is that seat).
+
+        Raises:
+            IllegalAction: the action is not legal here (see :meth:`check`); the message says why.
+        """
+        mover = self.to_move
+        if not self._check_turn(action, seat):
+            assert isinstance(action, ReEnter)
             self.log.append({"seat": mover, "action": str(action)})
             self._reenter(action.accept)
             return
-        if isinstance(action, ReEnter):
-            raise IllegalAction(N_("nobody is deciding on re-entry now"))
         self.deal.apply(action)
         self._after_action(mover, action)
 
