@@ -110,13 +110,13 @@ def test_the_bots_pool_recovers_when_a_worker_dies() -> None:
     pool = BotPool(1, "process")
 
     async def run() -> tuple[str, str]:
-        first, _ = await pool.choose("simple", match.observation(seat), match.legal_actions(), 60)
+        first, _ = await pool.choose("simple", match.observation(seat), 60)
         executor = pool._executor
         assert executor is not None
         for pid in list(executor._processes):  # type: ignore[attr-defined]
             os.kill(pid, signal.SIGKILL)
         await asyncio.sleep(0.5)
-        second, _ = await pool.choose("simple", match.observation(seat), match.legal_actions(), 60)
+        second, _ = await pool.choose("simple", match.observation(seat), 60)
         return first, second
 
     try:
