@@ -22,7 +22,6 @@ import math
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from chinchon.actions import Action, Close, Discard
 from chinchon.bots import Bot, make_bot
 from chinchon.deal import Deal
 from chinchon.observation import Phase
+from chinchon.processes import worker_pool
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")
@@ -70,7 +70,7 @@ def _gain(deal: Deal, moves: tuple[Action, Action], bots: list[Bot], job: Job, k
         values = []
         for move in moves:
             world = deal.copy(history=False)
-            random.Random(f"{job.seed}-{key}-{j}").shuffle(world._stock)
+            world.shuffle_stock(random.Random(f"{job.seed}-{key}-{j}"))
             world.apply(move)
             values.append(_finish(world, bots, random.Random(f"{job.seed}-{key}-{j}-play")))
         total += values[0] - values[1]
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         for start in range(0, args.deals, chunk)
     ]
     if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
+        with worker_pool(args.jobs) as pool:
             tallies = list(pool.map(_run, jobs))
     else:
         tallies = [_run(job) for job in jobs]

@@ -19,7 +19,7 @@ from chinchon.bots.levels import LADDER, LEVELS, RETIRED
 from chinchon.rules import Rules
 from chinchon.server import client
 from chinchon.server.hub import Connection, frame
-from tests.server_support import Running, has_options, running_server
+from tests.server_support import ACTED, Running, acted, action_text, has_options, running_server
 from tests.test_server_leak import LeakWatch, cards_in
 
 CHROMIUM = Path(client.CHROMIUM)
@@ -229,11 +229,10 @@ def _next_action(server: Running, person: Person, since: int) -> str:
     room = _room_of(server, person)
     seat = next(s.index for s in room.seats if s.kind == "person")
     deadline = time.monotonic() + MATCH_SECONDS
-    while not (mine := [e for e in list(room.buffer) if e["n"] > since and e["seat"] == seat]):
+    while not (mine := [e.event for e in room.kept() if e.n > since and acted(e.message(None, "en"), seat)]):
         assert time.monotonic() < deadline, "the person's move never reached the server"
         time.sleep(0.05)
-    assert mine[0]["kind"] == "action", mine[0]
-    return str(mine[0]["action"])
+    return action_text(mine[0])
 
 
 def _english_suit(card: str) -> str:
@@ -263,7 +262,9 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
             return response.headers.get("content-type", ""), response.read().decode("utf-8")
 
     kind, page = get("/")
-    assert kind.startswith("text/html") and '<script type="module" src="/static/app.js">' in page
+    assert kind.startswith("text/html") and re.search(
+        r'<script type="module" src="/static/v-[0-9a-f]{12}/app\.js">', page
+    )
     modules, seen = ["app.js"], set()
     while modules:
         name = modules.pop()
@@ -273,7 +274,7 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
         kind, text = get(f"/static/{name}")
         assert "javascript" in kind, (name, kind)
         modules += re.findall(r'from "\./([\w.]+\.js)"', text)
-    assert seen == {"app.js", "dom.js", "i18n.js", "render.js", "cards.js"}
+    assert seen == {"app.js", "dom.js", "i18n.js", "render.js", "cards.js", "account.js", "pages.js", "state.js"}
     arabic = json.loads(get("/api/i18n/ar")[1])
     assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
     assert arabic["Play now against bots"] not in ("", "Play now against bots")
@@ -353,7 +354,7 @@ def test_language_can_be_changed(server: Running, browser: Any) -> None:
             }"""
         )
         person.page.select_option("header select", "ar")
-        person.page.wait_for_function("document.documentElement.dir === 'rtl'")
+        person.page.wait_for_function("() => document.documentElement.dir === 'rtl'")
         assert person.page.inner_text("[data-action=play-now]").strip() != "Play now against bots"
         seen = person.page.evaluate("window.__seenAtDir")
         assert seen and all(text != "Play now against bots" for _, text in seen), seen
@@ -430,19 +431,23 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
 
 
 def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(server: Running, browser: Any) -> None:
-    """The page leaves the last match's moves behind at a view of the next match, rematch event or not: a resync
-    sends only the view once the server no longer keeps the events missed (a restart, or too many of them)."""
+    """The page leaves the last match's moves behind at the next match, rematch event or not: an event lost (a gap
+    in the numbers) makes the page ask for the whole view again, as it does when the server keeps the events
+    missed no more (a restart, or too many of them)."""
     person = Person(browser, server.base, DESKTOP)
     dropped: list[str] = []
+    views: list[int] = []
 
     def without_rematch_events(page_side: Any) -> None:
         server_side = page_side.connect_to_server()
 
         def forward(message: str | bytes) -> None:
             event = json.loads(message)
-            if event.get("type") == "event" and event.get("kind") == "rematch":
-                dropped.append(event["kind"])
+            if event.get("type") == "event" and event["event"]["kind"] == "rematch":
+                dropped.append(event["event"]["kind"])
             else:
+                if event.get("type") == "view":
+                    views.append(event["state"])
                 page_side.send(message)
 
         server_side.on_message(forward)
@@ -461,8 +466,11 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
         person.page.wait_for_selector("[data-over]", state="detached")
         _a_persons_turn(person)
         assert dropped == ["rematch"]
-        rematch = max(e["n"] for e in room.buffer if e["kind"] == "rematch")
-        since = [e for e in room.buffer if e["n"] > rematch and e["kind"] == "action"]
+        rematch = max(e.n for e in room.kept() if e.event["kind"] == "rematch")
+        # The moves told after the whole view the page asked for (those before it are in that view's state).
+        resynced = views[-1]
+        assert resynced > rematch
+        since = [e for e in room.kept() if e.n > resynced and e.event["kind"] in ACTED]
         person.page.click("[data-action=history]")
         person.page.wait_for_selector("[role=dialog]")
         shown = person.page.locator("ol.log li").count()
@@ -656,7 +664,7 @@ def test_a_lost_connection_comes_back_by_itself(server: Running, browser: Any) -
         before = sorted(person.hand())
         opened = len(routes)
         routes[-1].close(code=4000, reason="the network went away")
-        person.page.wait_for_function("!document.querySelector('.conn.open')")
+        person.page.wait_for_function("() => !document.querySelector('.conn.open')")
         person.page.wait_for_selector(".conn.open")
         assert len(routes) == opened + 1, "the page did not open a new connection"
         person.page.wait_for_selector(".hand .card")
@@ -722,7 +730,7 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
         _a_persons_turn(person)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
-        person.page.wait_for_function(f"document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
+        person.page.wait_for_function(f"() => document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
         after = person.hand()
         assert after == [*before[1:4], before[0], *before[4:]], (before, after)
         assert person.page.query_selector(".hand .card.selected") is None  # a drag is not a tap
@@ -833,14 +841,16 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
                 "() => [document.querySelector('.status')?.dataset.state ?? null,"
                 " [...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card), window.chinchonFrames]"
             )
-            views = [m for m in map(json.loads, received) if m["type"] == "view" and m["game"] is not None]
-            next_deal = next_deal or any(v["game"]["previous_result"] is not None for v in views)
+            told = [m for m in map(json.loads, received) if m["type"] in ("view", "event")]
+            next_deal = next_deal or any(
+                m["type"] == "event" and m["event"]["kind"] == "deal_started" and m["event"]["number"] >= 2
+                for m in told
+            )
             if drawn is None:
                 continue
-            # The page shows the cards of the view it drew (its state), and no other.
-            view = [v for v in views if v["state"] == int(drawn)][-1]
-            named = {str(card) for card in cards_in(view)}
-            assert set(cards) - {"back"} <= named, (set(cards) - {"back"} - named, view)
+            # The page shows cards it was told of (each frame checked below), and no other.
+            named = {str(card) for card in cards_in(told)}
+            assert set(cards) - {"back"} <= named, set(cards) - {"back"} - named
             assert len(watcher.page.query_selector_all(".opponent")) == 2
             samples += 1
         assert samples >= 6 and (next_deal or watcher.visible("[data-over]")), (samples, next_deal)
@@ -913,7 +923,7 @@ def test_the_hand_stays_in_place_while_the_others_moves_come_in(server: Running,
         # The first mover draws, then discards: each move comes into the other's list of last moves.
         for count in (1, 2):
             assert first.step() is not None
-            second.page.wait_for_function(f"{seen} === {count}")
+            second.page.wait_for_function(f"() => {seen} === {count}")
             where.append((second.page.evaluate(seen), second.page.evaluate(hand)))
         assert [count for count, _ in where] == [0, 1, 2]
         tops = {top for _, top in where}
@@ -950,3 +960,94 @@ def test_a_child_that_comes_or_goes_leaves_the_elements_after_it_in_place(server
         _no_console_errors(person)
     finally:
         person.close()
+
+
+CSP_WATCH = """
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  window.cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} at ${where}`);
+});
+"""
+"""Kept before the page's scripts run: every CSP violation the page meets, in ``cspViolations``."""
+POLICY_WORDS = ("Content Security Policy", "Content-Security-Policy", "Permissions-Policy", "Refused to")
+
+
+class Watched(Person):
+    """A person whose page records its CSP violations and every console message about a policy, of any level."""
+
+    def __init__(self, browser: Any, base: str, viewport: dict[str, int], locale: str) -> None:
+        super().__init__(browser, base, viewport, locale)
+        self.policy_messages: list[str] = []
+        self.page.add_init_script(CSP_WATCH)
+        self.page.on(
+            "console",
+            lambda m: self.policy_messages.append(m.text) if any(w in m.text for w in POLICY_WORDS) else None,
+        )
+        self.screens: set[str] = set()
+
+    def seen(self, screen: str) -> None:
+        """The screen is on the page: none of its elements, scripts or styles broke the policy so far."""
+        violations = self.page.evaluate("window.cspViolations")
+        assert violations == [] and self.policy_messages == [], (screen, violations, self.policy_messages)
+        self.screens.add(screen)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "pt-BR", "fr-FR", "pl-PL", "ar"])
+def test_every_screen_keeps_to_the_content_security_policy(server: Running, browser: Any, locale: str) -> None:
+    ana = Watched(browser, server.base, DESKTOP, locale)
+    bea = Watched(browser, server.base, PHONE, locale)
+    watcher = Watched(browser, server.base, DESKTOP, locale)
+    try:
+        answer = ana.page.goto(server.base + "/")
+        assert answer is not None and "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+        ana.page.wait_for_selector("[data-action=play-now]")
+        ana.page.fill("input[name=name]", "Ana")
+        ana.page.fill("input[name=chat]", "hola")
+        ana.page.press("input[name=chat]", "Enter")
+        ana.page.wait_for_selector(".chat li:has-text('hola')")
+        ana.seen("home and the lobby")
+        _keep_options(ana, EVERYONE_PLAYS_TO_20)
+        link = _create_room(ana, "Ana", bot_level="easy", seats="3")
+        ana.seen("a room that waits")
+        bea.page.goto(link)
+        bea.page.wait_for_selector("[data-action=take-seat]")
+        bea.seen("a room's invitation")
+        bea.page.fill("input[name=name]", "Bea")
+        bea.page.click("[data-action=take-seat]")
+        ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        ana.page.click("[data-action=start]")
+        for person in (ana, bea):
+            person.page.wait_for_selector(".hand .card")
+            person.seen("a match being played")
+        watcher.open(f"/#/room/{link.rsplit('/', 1)[1]}")
+        watcher.page.click("[data-action=watch]")
+        watcher.page.wait_for_selector(".opponent")
+        watcher.seen("the spectator's view")
+        _a_persons_turn(ana, bea)
+        mover = ana if ana.page.get_attribute(".status", "data-mine") == "1" else bea
+        for panel in ("history", "chat"):
+            mover.page.click(f"[data-action={panel}]")
+            mover.page.wait_for_selector(".sheet")
+            mover.seen(f"the {panel} panel")
+            mover.page.keyboard.press("Escape")
+            mover.page.wait_for_selector(".sheet", state="detached")
+        if locale == "ar":
+            # The whole match in one language: each deal's results (unless the first deal ends it), the match's end.
+            deadline = time.monotonic() + MATCH_SECONDS
+            while not ana.visible("[data-over]"):
+                assert time.monotonic() < deadline, "the match did not end"
+                for person in (ana, bea):
+                    if person.visible("[data-action=continue]"):
+                        person.seen("a deal's results")
+                    person.step()
+                ana.page.wait_for_timeout(50)
+            for person in (ana, bea, watcher):
+                person.page.wait_for_selector("[data-over]")
+                person.seen("the match's end")
+        for person in (ana, bea, watcher):
+            person.seen("at the end")
+        _no_console_errors(ana, bea, watcher)
+    finally:
+        for person in (ana, bea, watcher):
+            person.close()

@@ -55,10 +55,10 @@ async def on_server(server: Running, code: str, coroutine: Coroutine[Any, Any, T
 
 
 async def stored_events(server: Running, code: str) -> int:
-    """How many events the store holds for a room."""
+    """How many entries the store's log holds for a room (of its current match and the latest before)."""
     row = await on_server(server, code, server.manager.store.load_room(code))
     assert row is not None
-    return int(row.last_event)
+    return len(row.events)
 
 
 @dataclass
@@ -141,7 +141,10 @@ def test_bad_frames_are_typed_errors_that_change_nothing(server: Running) -> Non
             ({"type": "action", "id": "a", "state": "x", "action": "draw stock"}, "bad_message", "state"),
             ({"type": "action", "id": "a", "state": -1, "action": "draw stock"}, "bad_message", "state"),
             ({"type": "action", "id": "", "state": 0, "action": "draw stock"}, "bad_message", "id"),
-            ({"type": "hello", "room": 7}, "bad_message", "room"),
+            ({"type": "hello", "version": 2, "room": 7}, "bad_message", "room"),
+            # A client of version 1 (no version in its hello) or of another version is told which one to speak.
+            ({"type": "hello", "room": "ABCDEFG"}, "bad_version", "version 2"),
+            ({"type": "hello", "version": 1, "room": "ABCDEFG"}, "bad_version", "version 2"),
             ({"type": "kick", "seat": 99}, "bad_message", "seat"),
             ({"type": "ping", "extra": 1}, "bad_message", "extra"),
             ({"type": "chat", "text": "x" * 9000}, "too_large", "8192"),
@@ -152,13 +155,68 @@ def test_bad_frames_are_typed_errors_that_change_nothing(server: Running) -> Non
         for frame, code, named in cases:
             error = await answer(client, frame)
             assert error["code"] == code, (str(frame)[:100], error)
-            assert named in error["message"] and error["id"] is None
+            # An action's error names its id (when it has one an action may have).
+            given = frame.get("id") if isinstance(frame, dict) else None
+            assert named in error["message"] and error["id"] == (given or None)
             assert client.closed is None
         await alive(client)
         assert room.n == before and await stored_events(server, t.code) == stored
         # A frame just at the limit is read.
         padding = 8192 - len(json.dumps({"type": "ping", "t": ""}))
         await answer(client, json.dumps({"type": "ping", "t": "x" * padding}), ("pong",))
+        await t.close()
+
+    run(go())
+
+
+def test_every_error_that_answers_an_action_carries_its_id(server: Running) -> None:
+    async def go() -> None:
+        t = await table(server)
+        room = server.manager.rooms[t.code]
+        mover, other = t.mover(), t.other()
+        n = room.n
+        assert mover.view is not None
+        card = mover.view["game"]["hand"][0]
+        padded = {**action(n, "draw stock", "big"), "action": "draw stock" + " " * 9000}
+        cases: list[tuple[Client, str | bytes | dict[str, Any], str, str]] = [
+            (mover, action(n, "x" * 201, "long"), "long", "bad_message"),
+            (mover, {**action(n, "draw stock", "typed"), "state": "x"}, "typed", "bad_message"),
+            (mover, {**action(n, "draw stock", "extra"), "extra": 1}, "extra", "bad_message"),
+            (mover, json.dumps(padded), "big", "too_large"),
+            (mover, json.dumps(action(n, "draw stock", "binary")).encode(), "binary", "bad_message"),
+            (mover, action(n, "fly away", "words"), "words", "bad_action"),
+            (mover, action(n, f"discard {card}", "illegal"), "illegal", "illegal_action"),
+            (mover, action(n - 1, "draw stock", "stale"), "stale", "stale_state"),
+            (other, action(n, "draw stock", "turn"), "turn", "not_your_turn"),
+        ]
+        for client, frame, given, code in cases:
+            error = await answer(client, frame)
+            assert (error["code"], error["id"]) == (code, given), (str(frame)[:80], error)
+        assert (await answer(mover, action(n, "draw stock", "twice"), ("ack",)))["id"] == "twice"
+        error = await answer(mover, action(n + 1, "draw stock", "twice"))
+        assert (error["code"], error["id"]) == ("duplicate", "twice")
+        # Before hello, as a spectator, in a room that waits: still the action's id.
+        async with websockets.connect(server.ws, open_timeout=10) as lone:
+            await lone.send(json.dumps(action(0, "draw stock", "early")))
+            error = json.loads(await asyncio.wait_for(lone.recv(), 10))
+        assert (error["code"], error["id"]) == ("not_joined", "early")
+        watcher = Client(server.ws)
+        await watcher.connect(room=t.code)
+        error = await answer(watcher, action(n + 1, "draw stock", "watching"))
+        assert (error["code"], error["id"]) == ("not_seated", "watching")
+        waiting = await table(server, start=False)
+        error = await answer(waiting.clients[0], action(0, "draw stock", "early2"))
+        assert (error["code"], error["id"]) == ("wrong_status", "early2")
+        # Too fast (pings spend the connection's allowance): the refused actions each name theirs.
+        for k in range(50):
+            await other.send({"type": "ping", "t": k})
+        for k in range(3):
+            await other.send(action(n + 1, "draw stock", f"fast{k}"))
+        await other.wait(lambda m: m.get("id") == "fast2")
+        limited = [m for m in other.messages if m.get("code") == "rate_limited"]
+        assert [m["id"] for m in limited if m["id"] is not None] == ["fast0", "fast1", "fast2"]
+        await watcher.close()
+        await waiting.close()
         await t.close()
 
     run(go())
@@ -210,16 +268,20 @@ def test_tokens_rooms_and_roles(server: Running) -> None:
         b = await table(server, start=False)
         client = Client(server.ws)
         assert (await client.connect(room=a.code, token="not-a-token"))["code"] == "bad_token"
-        assert (await answer(client, {"type": "hello", "room": b.code, "token": a.tokens[0]}))["code"] == "bad_token"
-        assert (await answer(client, {"type": "hello", "token": a.tokens[0]}))["code"] == "no_room"
-        error = await answer(client, {"type": "hello", "room": "ZZZZZZZ", "token": a.tokens[0]})
+        assert (await answer(client, {"type": "hello", "version": 2, "room": b.code, "token": a.tokens[0]}))[
+            "code"
+        ] == "bad_token"
+        assert (await answer(client, {"type": "hello", "version": 2, "token": a.tokens[0]}))["code"] == "no_room"
+        error = await answer(client, {"type": "hello", "version": 2, "room": "ZZZZZZZ", "token": a.tokens[0]})
         assert error["code"] == "no_room" and "ZZZZZZZ" in error["message"]
         assert (await answer(client, {"type": "start"}))["code"] == "not_joined"
         await alive(client)
         assert all(s.connections <= 1 for s in server.manager.rooms[b.code].seats)
         # The right token, typed with another case or dashes in the code, holds its seat.
         code = a.code[:3] + "-" + a.code[3:].lower()
-        welcome = await answer(client, {"type": "hello", "room": code, "token": a.tokens[1]}, ("welcome",))
+        welcome = await answer(
+            client, {"type": "hello", "version": 2, "room": code, "token": a.tokens[1]}, ("welcome",)
+        )
         assert welcome["role"] == "seat" and welcome["seat"] == 1 and welcome["room"] == a.code
         # No message but the answers to its own creation and join holds a token.
         for c in (*a.clients, *b.clients, client):
@@ -240,10 +302,10 @@ def test_a_failed_hello_keeps_the_seat_it_had(server: Running) -> None:
         seat = t.clients.index(mover)
         room = server.manager.rooms[t.code]
         for hello in (
-            {"type": "hello", "room": "ZZZZZZZ", "token": t.tokens[seat]},
-            {"type": "hello", "room": t.code, "token": "wrong"},
-            {"type": "hello", "token": t.tokens[seat]},
-            {"type": "hello", "name": ""},
+            {"type": "hello", "version": 2, "room": "ZZZZZZZ", "token": t.tokens[seat]},
+            {"type": "hello", "version": 2, "room": t.code, "token": "wrong"},
+            {"type": "hello", "version": 2, "token": t.tokens[seat]},
+            {"type": "hello", "version": 2, "name": ""},
         ):
             assert (await answer(mover, hello))["code"] in ("no_room", "bad_token", "bad_name"), hello
             assert room.seats[seat].connections == 1
@@ -264,7 +326,7 @@ def test_lone_surrogates_get_an_error_and_the_connection_stays(server: Running) 
             '{"type": "action", "id": "\\udfff", "state": 0, "action": "draw stock"}',
             '{"type": "action", "id": "a", "state": 0, "action": "discard \\ud800"}',
             '{"type": "chat", "text": "hi \\ud800"}',
-            '{"type": "hello", "room": "\\ud800\\ud800", "lang": "\\ud800"}',
+            '{"type": "hello", "version": 2, "room": "\\ud800\\ud800", "lang": "\\ud800"}',
         ):
             error = await answer(mover, frame)
             assert error["code"] in ("bad_json", "bad_message"), (frame, error)
@@ -376,7 +438,7 @@ def test_names(server: Running) -> None:
             assert server.manager.rooms[code].seats[1].kind == "open"
         lobby = Client(server.ws)
         assert (await lobby.connect(name="\x07bell"))["code"] == "bad_name"
-        assert (await answer(lobby, {"type": "hello", "name": "Zoe"}, ("welcome",)))["role"] == "lobby"
+        assert (await answer(lobby, {"type": "hello", "version": 2, "name": "Zoe"}, ("welcome",)))["role"] == "lobby"
         await lobby.close()
 
     run(go())
@@ -449,6 +511,7 @@ def test_the_lobby_lists_public_rooms_and_updates_live(server: Running) -> None:
             "taken": 1,
             "status": "waiting",
             "names": ["Bea"],
+            "rated": False,
         }
         await join_room(server.base, shown["code"], "Cai")
         await lobby.wait(lobby_says(lambda e: e["taken"] == 2 and e["names"] == ["Bea", "Cai"]))
@@ -496,10 +559,30 @@ def test_watchers_are_counted_for_everyone(server: Running) -> None:
 
 
 def test_origins(server: Running) -> None:
+    host = server.base.removeprefix("http://")  # 127.0.0.1:PORT
+    # Foreign origins, among them those a substring or prefix check of the server's own or --origin's would let in.
+    foreign = [
+        "http://evil.example",
+        "null",
+        f"{server.base}.evil.example",
+        f"http://{host}.evil.example",
+        f"http://{host.split(':')[0]}.evil.example",
+        f"http://x{host}",
+        f"http://evil.example/{host}",
+        f"http://evil.example/?{host}",
+        f"http://{host}@evil.example",
+        f"{server.base}/",
+        f"{FRIEND}.evil.example",
+        f"http://x{FRIEND.removeprefix('http://')}",
+        f"http://evil.example/{FRIEND}",
+        FRIEND.removesuffix(".example"),
+    ]
+
     async def go() -> None:
-        with pytest.raises(websockets.InvalidStatus) as refused:
-            await websockets.connect(server.ws, origin=websockets.Origin("http://evil.example"), open_timeout=10)
-        assert refused.value.response.status_code == 403
+        for stranger in foreign:
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                await websockets.connect(server.ws, origin=websockets.Origin(stranger), open_timeout=10)
+            assert refused.value.response.status_code == 403, stranger
         for origin in (server.base, FRIEND, None):
             socket = await websockets.connect(
                 server.ws, origin=websockets.Origin(origin) if origin else None, open_timeout=10

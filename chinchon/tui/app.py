@@ -28,6 +28,7 @@ from textual.widgets import Static
 
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, ReEnter, Show
 from chinchon.cards import Card
+from chinchon.events import Closed, Drew, LaidOff, Showed, YouDrew, YouPutFaceDown
 from chinchon.i18n import _, cannot_close_reason, is_rtl, ngettext, pgettext, translate_error
 from chinchon.melds import best_discard
 from chinchon.observation import Observation, Phase, TableMeld
@@ -46,6 +47,7 @@ from chinchon.tui.render import (
     sort_by_suit,
     table,
     visual,
+    wrap,
 )
 from chinchon.tui.rules_text import rules_paragraphs, rules_title
 from chinchon.tui.screens import (
@@ -246,16 +248,23 @@ class LogView(Widget):
 
     def render(self) -> RenderableType:
         width, height = self.content_size.width, self.content_size.height
-        shown = self.lines[-height:] if height > 0 else []
+        if height <= 0 or width <= 0:
+            return Text()
+        # The latest lines, each wrapped (never cut): as many rows as fit, the newest last.
+        rows: list[str] = []
+        for text in reversed(self.lines):
+            rows[:0] = wrap(text, width)
+            if len(rows) >= height:
+                break
         rtl = is_rtl()
         out = Text()
-        for i, text in enumerate(shown):
+        for i, text in enumerate(rows[-height:]):
             if i:
                 out.append("\n")
-            fitted = line(fit(text, width))
+            shown = line(text)
             if rtl:
-                out.append(" " * max(0, width - fitted.cell_len))
-            out.append_text(fitted)
+                out.append(" " * max(0, width - shown.cell_len))
+            out.append_text(shown)
         return out
 
 
@@ -281,6 +290,7 @@ class TableScreen(Screen[None]):
     #hand { height: 3; padding: 0 1; }
     #hand.-tight CardView { margin-right: 0; }
     #hint.-close { text-style: bold reverse; }
+    #prompt, #hint { height: auto; max-height: 2; }
     #prompt.-error { text-style: bold; color: $error; }
     #keys { background: $primary-background; }
     TableScreen.-large CardView { width: 11; height: 5; }
@@ -507,20 +517,28 @@ class TableScreen(Screen[None]):
         stock.border_subtitle = "s"
         stock.set_class(drawing, "-ready")
         count = ngettext("{count} card", "{count} cards", obs.stock_size).format(count=obs.stock_size)
-        stock.update(self._pile_face(_("Stock"), Text(visual(count)), 11))
         discard = self.query_one("#discard", Pile)
         discard.border_subtitle = "d · h"
         discard.set_class(drawing, "-ready")
         top = obs.top_discard
         face = Text("—") if top is None else Text(card_text(top), style=f"bold {card_style(top)}".strip())
-        discard.update(self._pile_face(_("Discard pile"), face, 14))
+        # A name too long for its pile takes two lines, and both piles grow by a line.
+        names = [wrap(_("Stock"), 11), wrap(_("Discard pile"), 14)]
+        rows = min(2, max(len(name) for name in names))
+        stock.update(self._pile_face(names[0], rows, Text(visual(count)), 11))
+        discard.update(self._pile_face(names[1], rows, face, 14))
+        for widget in (stock, discard, self.query_one("#piles")):
+            widget.styles.height = 3 + rows
 
     @staticmethod
-    def _pile_face(name: str, value: Text, width: int) -> Text:
-        """A pile's name over what is on it, centred."""
+    def _pile_face(name: list[str], rows: int, value: Text, width: int) -> Text:
+        """A pile's name (in ``rows`` lines) over what is on it, centred."""
+        if len(name) > rows:
+            name = [*name[: rows - 1], fit(" ".join(name[rows - 1 :]), width)]
         face = Text()
-        face.append(visual(fit(name, width)), "dim")
-        face.append("\n")
+        for part in [*name, *[""] * (rows - len(name))]:
+            face.append(visual(part), "dim")
+            face.append("\n")
         face.append_text(value)
         return face
 
@@ -603,7 +621,7 @@ class TableScreen(Screen[None]):
         prompt = self.query_one("#prompt", Static)
         prompt.set_class(self.message is not None, "-error")
         if self.message is not None:
-            prompt.update(line(self.message))
+            prompt.update(paragraph(self.message))
             return
         session = self.game.session
         if obs.match_over:
@@ -623,7 +641,7 @@ class TableScreen(Screen[None]):
             text = _("{name} is playing…").format(name=session.names[obs.to_move])
         else:
             text = ""
-        prompt.update(line(text))
+        prompt.update(paragraph(text))
 
     def _hint(self, hand: list[Card], rules: Rules, obs: Observation, turn: bool) -> None:
         hint = self.query_one("#hint", Static)
@@ -647,7 +665,7 @@ class TableScreen(Screen[None]):
             ).format(card=self.picked, points=points)
         else:
             text = ""
-        hint.update(line(text))
+        hint.update(paragraph(text))
 
     def _keys(self, obs: Observation, turn: bool, cards: int) -> Text:
         keys: list[tuple[str, str]] = []
@@ -742,11 +760,16 @@ class TableScreen(Screen[None]):
         if self.game.session.observation().phase is Phase.DISCARD:
             self._say(_("You have drawn: now discard a card (pick it, Enter) or close (c)."))
             return
-        before = list(self.game.session.observation().hand)
+        session = self.game.session
+        told = len(session.match.events())
         self.game.human_play(Draw("stock" if source == "stock" else "discard"))
-        drawn = Counter(self.game.session.observation().hand) - Counter(before)
-        if len(drawn) == 1:
-            self.new_card = next(iter(drawn))
+        drawn = [
+            event.card
+            for event in session.match.events_for(session.human, told)
+            if isinstance(event, YouDrew | Drew) and event.seat == session.human and event.card is not None
+        ]
+        if drawn:
+            self.new_card = drawn[0]
             # A card from the stock is picked, ready to throw; one taken from the discard pile was
             # taken to keep: picking it would let Enter throw it straight back.
             self.picked = self.new_card if source == "stock" else None
@@ -1049,9 +1072,12 @@ class ChinchonApp(App[None]):
             for number, action in enumerate(actions, start=1):
                 if isinstance(action, LayOff):
                     meld = obs.table[action.meld_index]
-                    text = _("lay off {card} on {meld} ({name})").format(
-                        card=action.card, meld=meld, name=self.session.names[meld.owner]
-                    )
+                    if meld.owner == self.session.human:
+                        text = _("lay off {card} on your meld {meld}").format(card=action.card, meld=meld)
+                    else:
+                        text = _("lay off {card} on {meld} ({name})").format(
+                            card=action.card, meld=meld, name=self.session.names[meld.owner]
+                        )
                 else:
                     text = _("done: no more lay-offs")
                 options.append(line(f"{number}. {text}"))
@@ -1115,26 +1141,20 @@ class ChinchonApp(App[None]):
         assert result is not None
         obs = session.observation()
         face_down: Card | None = None  # the player's own, if the player closed: the others' stay hidden
-        laid_off: dict[int, list[Card]] = {}  # meld index → the cards others laid off on it
+        laid: list[tuple[int, tuple[Card, ...]]] = []  # the table's melds as their owners laid them, in order
         laid_by: dict[tuple[int, int], list[Card]] = {}  # (seat, owner) → the cards seat laid off on owner's melds
-        for who, text in deal.history:
-            verb, _space, rest = text.partition(" ")
-            if verb == "layoff":
-                given_text, _space, index_text = rest.partition(" ")
-                index = int(index_text)
-                card = Card.parse(given_text)
-                if index < len(result.table) and result.table[index].owner != who:
-                    laid_off.setdefault(index, []).append(card)
-                    laid_by.setdefault((who, result.table[index].owner), []).append(card)
-            elif verb == "close" and who == session.human:
-                face_down = Card.parse(rest.partition(" ")[0])
+        for event in session.deal_events(number):
+            if isinstance(event, Closed | Showed):
+                laid += [(event.seat, meld) for meld in event.melds]
+            elif isinstance(event, LaidOff) and event.owner != event.seat:
+                laid_by.setdefault((event.seat, event.owner), []).append(event.card)
+            elif isinstance(event, YouPutFaceDown):
+                face_down = event.card
+        # Where the rules show the hands by themselves, the melds nobody showed in an event are as the result has them.
+        laid += [(meld.owner, meld.cards) for meld in result.table[len(laid) :]]
         rows = []
         for seat in deal.seats:
-            melds = [
-                _loose_after(meld.cards, laid_off.get(index, []))
-                for index, meld in enumerate(result.table)
-                if meld.owner == seat
-            ]
+            melds = [meld for owner, meld in laid if owner == seat]
             rows.append(
                 [
                     session.names[seat],
@@ -1148,7 +1168,10 @@ class ChinchonApp(App[None]):
         if result.chinchon and result.closer is not None:
             body.append(
                 line(
-                    "★ " + _("{name} made a chinchón!").format(name=session.names[result.closer]) + " ★", "bold reverse"
+                    "★ "
+                    + session.you_or(result.closer, _("You made a chinchón!"), _("{name} made a chinchón!"))
+                    + " ★",
+                    "bold reverse",
                 )
             )
         body.append(line(closing, "bold"))
@@ -1156,17 +1179,19 @@ class ChinchonApp(App[None]):
             body.append(line(_("You put {card} face down.").format(card=face_down)))
         body.append(table([_("Player"), _("Melds"), _("Loose"), _("Points")], rows, right=(3,)))
         for (who, owner), given in laid_by.items():
-            body.append(
-                line(
-                    session.you_or(
-                        who,
-                        _("You laid off {cards} on the melds of {owner}."),
-                        _("{name} laid off {cards} on the melds of {owner}."),
-                        cards=cards_text(given),
-                        owner=session.names[owner],
-                    )
+            if owner == session.human:
+                told = _("{name} laid off {cards} on your melds.").format(
+                    name=session.names[who], cards=cards_text(given)
                 )
-            )
+            else:
+                told = session.you_or(
+                    who,
+                    _("You laid off {cards} on the melds of {owner}."),
+                    _("{name} laid off {cards} on the melds of {owner}."),
+                    cards=cards_text(given),
+                    owner=session.names[owner],
+                )
+            body.append(line(told))
         body.append(Text())
         body.append(self.score_sheet(obs, number))
 

@@ -4,6 +4,9 @@ import { patch } from "./dom.js";
 import { _, applyLanguage, browserLanguage, loadLanguage } from "./i18n.js";
 import { render, legal, currentLevel } from "./render.js";
 import { cardKey } from "./cards.js";
+import { accountSeat, changeHeaders, currentAccount } from "./account.js";
+import { pageActions, pageRoute } from "./pages.js";
+import { VERSION, actionText, applyEvent, follows, happenedAfter } from "./state.js";
 
 const saved = {
   get(key, fallback) {
@@ -41,6 +44,8 @@ const state = {
   lobbyChat: [],
   chat: [],
   log: [],
+  // What just happened, newest last: each event applied since the last whole view (state.js), for animations.
+  happened: [],
   // The match the log's moves belong to; undefined from a start or rematch event until the next view names it.
   logMatch: undefined,
   chatText: "",
@@ -62,6 +67,11 @@ const state = {
   resultSeen: null,
   totalsMatch: null,
   clockSkew: 0,
+  // The players' pages: the logged-in account (or null), the data of the page shown, the replay's step.
+  account: null,
+  pageData: null,
+  pageError: null,
+  replayStep: 0,
 };
 state.form.bot_level = currentLevel(state.form.bot_level);  // a form saved with an old level's name
 
@@ -122,6 +132,8 @@ function reconcile(order, hand) {
 // -- the connection --------------------------------------------------------------------------
 
 let socket = null;
+// The events of an action folded so far: the page shows the state an action settles in, not the steps between.
+let folding = null;
 let hello = null;
 let lastEvent = null;
 let retries = 0;
@@ -144,16 +156,19 @@ function open() {
   }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   socket = ws;
+  folding = null;
   update({ conn: "connecting" });
   ws.onopen = () => {
     retries = 0;
     lastHeard = Date.now();
     update({ conn: "open" });
-    const message = { ...hello, lang: state.lang };
-    if (message.room && lastEvent !== null) message.last_event = lastEvent;
+    const message = { ...hello, version: VERSION, lang: state.lang };
+    // With the state kept, the server sends the events missed (or the whole view when it keeps them no more).
+    if (message.room && lastEvent !== null && state.view && state.view.room === message.room) message.last_event = lastEvent;
     ws.send(JSON.stringify(message));
   };
   ws.onmessage = (e) => {
+    if (socket !== ws) return; // a socket being replaced (a resync): its last frames are not this state's
     lastHeard = Date.now();
     let message;
     try {
@@ -186,8 +201,39 @@ function disconnect() {
   }
 }
 
-function setView(view) {
+/** Start again from the server's whole view: a hello without the last event (a gap in the events). */
+function resync() {
+  lastEvent = null;
+  open();
+}
+
+function onEvent(m) {
+  if (!follows(folding || state.view, m)) {
+    resync();
+    return;
+  }
+  const e = m.event;
+  const changes = { happened: happenedAfter(state.happened, m) };
+  const text = actionText(e);
+  if (text !== null) {
+    // The card taken from the discard pile is in the event; the log reads it as before.
+    const entry = { n: m.n, kind: "action", seat: e.seat, action: text, card: e.kind === "drew" ? e.card : undefined, text: m.text };
+    changes.log = state.log.concat([entry]).slice(-40);
+  } else if (e.kind === "start" || e.kind === "rematch") {
+    Object.assign(changes, { log: [], logMatch: undefined });
+  }
+  update(changes);
+  folding = applyEvent(folding || state.view, m);
+  if (m.settled) {
+    const view = folding;
+    folding = null;
+    setView(view);
+  }
+}
+
+function setView(view, whole = false) {
   lastEvent = view.state;
+  if (whole) state.happened = [];
   if (state.view && state.view.room === view.room && state.view.seat !== null && view.seat === null) {
     saved.remove(`seat.${view.room}`); // removed from the seat: the token holds nothing now
   }
@@ -238,17 +284,10 @@ function receive(m) {
       update({ role: m.role });
       break;
     case "view":
-      setView(m);
+      setView(m, true);
       break;
     case "event":
-      lastEvent = Math.max(lastEvent || 0, m.n);
-      if (m.kind === "action" && m.action) {
-        // The card taken from the discard pile is its top card in the view before this event.
-        const pile = state.view && state.view.game ? state.view.game.discard_pile : [];
-        const entry = m.action === "draw discard" && pile.length ? { ...m, card: pile[pile.length - 1] } : m;
-        update({ log: state.log.concat([entry]).slice(-40) });
-      }
-      else if (m.kind === "start" || m.kind === "rematch") update({ log: [], logMatch: undefined });
+      onEvent(m);
       break;
     case "presence":
       if (state.view && state.view.room === m.room) {
@@ -269,6 +308,10 @@ function receive(m) {
       if (typeof m.t === "number") update({ clockSkew: m.time - (Date.now() / 1000 + m.t) / 2 });
       break;
     case "error":
+      if (m.code === "bad_version") {
+        location.reload(); // a page older than the server: its new files speak the server's version
+        return;
+      }
       if (m.code === "bad_token" && state.route.page === "room") {
         saved.remove(`seat.${state.route.code}`);
         disconnect();
@@ -292,7 +335,7 @@ function receive(m) {
 async function post(path, body) {
   const response = await fetch(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "Accept-Language": state.lang },
+    headers: changeHeaders(state.lang),
     body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
@@ -317,6 +360,13 @@ function route() {
   if (params.get("room")) {
     history.replaceState(null, "", `/#/room/${codeFrom(params.get("room"))}`);
   }
+  const page = pageRoute(location.hash);
+  if (page) {
+    disconnect();
+    update({ route: page, view: null, panel: null, needJoin: false });
+    actions.loadPage(page);
+    return;
+  }
   const m = location.hash.match(/^#\/room\/([A-Za-z0-9-]+)/);
   const code = m ? codeFrom(m[1]) : null;
   if (hello && (code ? state.route.code === code : state.route.page === "home")) return;
@@ -324,10 +374,15 @@ function route() {
   else enterHome();
 }
 
+/** The name the player goes by: the account's when logged in, else the one typed. */
+function playerName() {
+  return state.account ? state.account.name : state.name.trim();
+}
+
 function enterHome() {
   update({ route: { page: "home" }, view: null, needJoin: false, roomMissing: false, panel: null, chat: [], unread: 0 });
   const message = { type: "hello" };
-  if (state.name.trim()) message.name = state.name.trim();
+  if (playerName()) message.name = playerName();
   connect(message);
 }
 
@@ -346,14 +401,26 @@ function enterRoom(code, watch = false) {
     connect({ type: "hello", room: code, token: seat.token });
   } else if (watch) {
     connect({ type: "hello", room: code });
-  } else {
+  } else if (state.account) {
+    // A seat the account holds (taken on another device) opens with the session alone; else the join form.
     disconnect();
-    update({ needJoin: true, roomInfo: null });
-    fetch(`/api/rooms/${encodeURIComponent(code)}`).then((r) => (r.ok ? r.json() : null)).then((info) => {
-      if (info) update({ roomInfo: info });
-      else update({ needJoin: false, roomMissing: true });
-    }).catch(() => undefined);
+    accountSeat(code, state.lang).then((held) => {
+      if (state.route.page !== "room" || state.route.code !== code) return;
+      if (held) connect({ type: "hello", room: code });
+      else showJoinForm(code);
+    });
+  } else {
+    showJoinForm(code);
   }
+}
+
+function showJoinForm(code) {
+  disconnect();
+  update({ needJoin: true, roomInfo: null });
+  fetch(`/api/rooms/${encodeURIComponent(code)}`).then((r) => (r.ok ? r.json() : null)).then((info) => {
+    if (info) update({ roomInfo: info });
+    else update({ needJoin: false, roomMissing: true });
+  }).catch(() => undefined);
 }
 
 // -- actions --------------------------------------------------------------------------------
@@ -380,6 +447,7 @@ const actions = {
     }
     update({ lang });
     if (socket && hello) open();
+    if (state.route.page === "replay") actions.loadPage(state.route); // its steps are told in the language
   },
   toggleFourColour() {
     saved.set("fourColour", !state.fourColour);
@@ -397,7 +465,7 @@ const actions = {
     update({ chatText });
   },
   async createRoom(startNow) {
-    const name = state.name.trim();
+    const name = playerName();
     if (!name) {
       toast(_("Give your name first."));
       return;
@@ -409,6 +477,7 @@ const actions = {
     const body = { name, rules: { preset: f.preset, options }, seats: Number(f.seats), bot_level: f.bot_level,
       public: startNow ? false : Boolean(f.public), lang: state.lang };
     if (f.turn) body.turn_seconds = Number(f.turn);
+    if (f.rated && state.account && !startNow) body.rated = true;
     try {
       const created = await post("/api/rooms", body);
       saved.set(`seat.${created.code}`, { token: created.token, seat: created.seat });
@@ -427,7 +496,7 @@ const actions = {
     actions.openRoom(code);
   },
   async joinRoom(code) {
-    const name = state.name.trim();
+    const name = playerName();
     if (!name) {
       toast(_("Give your name first."));
       return;
@@ -470,9 +539,9 @@ const actions = {
   sendChat() {
     const text = state.chatText.trim();
     if (!text) return;
-    if (state.route.page === "home" && hello && hello.name !== state.name.trim()) {
-      hello = { type: "hello", name: state.name.trim() };
-      send(hello);
+    if (state.route.page === "home" && hello && hello.name !== playerName()) {
+      hello = { type: "hello", name: playerName() };
+      send({ ...hello, version: VERSION, lang: state.lang });
     }
     if (send({ type: "chat", text })) update({ chatText: "" });
   },
@@ -506,6 +575,16 @@ const actions = {
     update({ panel: null });
   },
 };
+
+Object.assign(actions, pageActions({
+  state,
+  update,
+  toast,
+  go(hash) {
+    history.pushState(null, "", hash);
+    route();
+  },
+}));
 
 // -- dragging a card of the hand (mouse, pen or finger): onto another card to reorder, onto the pile to discard -------
 
@@ -615,6 +694,7 @@ async function main() {
   } catch {
     state.lang = "en";
   }
+  state.account = await currentAccount(state.lang);
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointermove", onPointerMove, { passive: false });

@@ -38,6 +38,11 @@ function setProp(el, name, value, old) {
     }
     return;
   }
+  if (name === "style") {
+    // Through the CSSOM: a style attribute written as text is inline style, which the page's CSP refuses.
+    if (value !== old) el.style.cssText = value ? String(value) : "";
+    return;
+  }
   if (value === old) return;
   if (value === null || value === undefined || value === false) el.removeAttribute(name);
   else el.setAttribute(name, value === true ? "" : String(value));
