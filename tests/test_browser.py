@@ -1008,7 +1008,7 @@ def test_every_screen_keeps_to_the_content_security_policy(server: Running, brow
         ana.page.wait_for_selector(".chat li:has-text('hola')")
         ana.seen("home and the lobby")
         _keep_options(ana, EVERYONE_PLAYS_TO_20)
-        link = _create_room(ana, "Ana", bot_level="easy", seats="3")
+        link = _create_room(ana, "Ana", bot_level="beginner", seats="3")
         ana.seen("a room that waits")
         bea.page.goto(link)
         bea.page.wait_for_selector("[data-action=take-seat]")

@@ -357,7 +357,7 @@ def test_leave_opens_the_seat_while_waiting_and_gives_it_to_a_bot_in_a_match(db:
             await cid.send({"type": "leave"})
             assert (await cid.wait(lambda m: m["type"] == "error", at, WAIT))["code"] == "not_seated"
             botted = await ana.wait(is_view(lambda m: seat_info(m, 1)["kind"] == "bot"), 0, WAIT)
-            assert seat_info(botted, 1)["presence"] == "bot" and seat_info(botted, 1)["level"] == "easy"
+            assert seat_info(botted, 1)["presence"] == "bot" and seat_info(botted, 1)["level"] == "beginner"
             mark = len(ana.messages)
 
             def bot_moved() -> bool:
