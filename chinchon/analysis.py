@@ -70,7 +70,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -112,16 +112,20 @@ __all__ = [
     "Decision",
     "Position",
     "Settings",
+    "Unit",
     "Z",
     "action_text",
     "analyse",
     "analyse_many",
     "analyse_position",
+    "assemble",
     "closer_points",
     "mark_for",
     "mark_text",
+    "plan",
     "positions",
     "print_analysis",
+    "run_unit",
 ]
 
 FORMAT = "chinchon-analysis"
@@ -808,8 +812,11 @@ def _summary(decisions: Sequence[Decision]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class _Job:
-    """A piece of work a process (or a Dask worker) does alone: some decisions of one record (picklable)."""
+class Unit:
+    """A piece of work that a process (or a Dask worker) does alone: some decisions of one record (picklable).
+
+    ``key`` tells the records of a batch apart; ``numbers`` are the decisions' numbers (:attr:`Decision.number`).
+    """
 
     key: int
     record: Mapping[str, Any]
@@ -818,11 +825,11 @@ class _Job:
     numbers: tuple[int, ...]
 
 
-def _run_job(job: _Job) -> tuple[int, list[Decision]]:
-    """Replay the record and judge the positions of these numbers."""
-    _, found = positions(job.record, job.seat)
-    wanted = set(job.numbers)
-    return job.key, [analyse_position(p, job.settings) for p in found if p.number in wanted]
+def run_unit(unit: Unit) -> tuple[int, list[Decision]]:
+    """The unit's key and its decisions, rated: the record replayed, the positions of those numbers judged."""
+    _, found = positions(unit.record, unit.seat)
+    wanted = set(unit.numbers)
+    return unit.key, [analyse_position(p, unit.settings) for p in found if p.number in wanted]
 
 
 CHUNK = 8
@@ -831,13 +838,41 @@ IN_FLIGHT = 64
 """The most units handed to an executor at a time."""
 
 
-def _prepare(record: Mapping[str, Any], seat: int) -> tuple[Match, list[Position]]:
+def plan(
+    record: Mapping[str, Any], seat: int, settings: Settings, key: int = 0, size: int = CHUNK
+) -> tuple[Match, list[Unit]]:
+    """The replayed match and the units of work of its analysis, ``size`` decisions each, in order.
+
+    Raises:
+        RecordError: the record is malformed or tampered with.
+        AnalysisError: the seat is not in the match, or a setting is out of range.
+    """
+    settings.check()
     try:
-        return positions(record, seat)
+        match, found = positions(record, seat)
     except (RecordError, AnalysisError):
         raise
     except ValueError as error:
         raise RecordError(N_("record: {error}"), error=error) from None
+    numbers = [p.number for p in found]
+    units = [
+        Unit(key, record, seat, settings, tuple(numbers[start : start + size]))
+        for start in range(0, len(numbers), size)
+    ]
+    return match, units
+
+
+def assemble(match: Match, seat: int, settings: Settings, decisions: Iterable[Decision]) -> Analysis:
+    """The analysis of a replayed match from its rated decisions (in any order)."""
+    return Analysis(
+        seat=seat,
+        names=tuple(match.names),
+        rules=match.rules,
+        settings=settings,
+        decisions=tuple(sorted(decisions, key=lambda d: d.number)),
+        winner=match.winner,
+        scores=tuple(match.scores),
+    )
 
 
 def analyse(
@@ -888,13 +923,9 @@ def analyse_many(
     settings.check()
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise AnalysisError(N_("jobs: expected a whole number of at least 1, got {value}"), value=jobs)
-    prepared = [_prepare(record, seat) for record in records]
-    units: list[_Job] = []
-    for key, (record, (_match, found)) in enumerate(zip(records, prepared, strict=True)):
-        numbers = [p.number for p in found]
-        for start in range(0, len(numbers), CHUNK):
-            units.append(_Job(key, record, seat, settings, tuple(numbers[start : start + CHUNK])))
-    total = sum(len(found) for _, found in prepared)
+    plans = [plan(record, seat, settings, key) for key, record in enumerate(records)]
+    units = [unit for _, planned in plans for unit in planned]
+    total = sum(len(unit.numbers) for unit in units)
     results: list[list[Decision]] = [[] for _ in records]
     done = 0
 
@@ -916,45 +947,32 @@ def analyse_many(
         finally:
             close()
     elif jobs == 1 or len(units) <= 1:
-        for key, (_match, found) in enumerate(prepared):
-            for position in found:
+        # One replay a record, not one a unit.
+        for key, record in enumerate(records):
+            for position in positions(record, seat)[1]:
                 collect(key, [analyse_position(position, settings)])
     else:
         with ProcessPoolExecutor(max_workers=min(jobs, len(units))) as pool:
             _run_on(pool, iter(units), collect, in_flight=2 * jobs)
-    analyses = []
-    for (match, _found), decisions in zip(prepared, results, strict=True):
-        decisions.sort(key=lambda d: d.number)
-        analyses.append(
-            Analysis(
-                seat=seat,
-                names=tuple(match.names),
-                rules=match.rules,
-                settings=settings,
-                decisions=tuple(decisions),
-                winner=match.winner,
-                scores=tuple(match.scores),
-            )
-        )
-    return analyses
+    return [assemble(match, seat, settings, decisions) for (match, _), decisions in zip(plans, results, strict=True)]
 
 
 def _run_on(
     executor: Executor,
-    units: Iterator[_Job],
+    units: Iterator[Unit],
     collect: Callable[[int, list[Decision]], None],
     in_flight: int = IN_FLIGHT,
 ) -> None:
     """Run the units on ``executor``, ``in_flight`` at a time, handing out the next as each one ends."""
     pending: set[Future[tuple[int, list[Decision]]]] = {
-        executor.submit(_run_job, unit) for unit in itertools.islice(units, in_flight)
+        executor.submit(run_unit, unit) for unit in itertools.islice(units, in_flight)
     }
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 collect(*future.result())
-            pending |= {executor.submit(_run_job, unit) for unit in itertools.islice(units, len(done))}
+            pending |= {executor.submit(run_unit, unit) for unit in itertools.islice(units, len(done))}
     finally:
         for future in pending:
             future.cancel()

@@ -22,12 +22,14 @@ from starlette.requests import ClientDisconnect
 
 from chinchon.errors import N_
 from chinchon.i18n import is_rtl, translation
+from chinchon.server.analyses import AnalysisQueue
 from chinchon.server.bots import BotPool
 from chinchon.server.connections import WS_FRAME_MAX
 from chinchon.server.hub import Connection, Hub, TokenBucket
 from chinchon.server.metrics import Metrics
 from chinchon.server.protocol import (
     ActionMessage,
+    AnalysisRequest,
     Chat,
     CreateRoom,
     Hello,
@@ -74,6 +76,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     hub = Hub()
     store = Store(settings.db)
     pool = BotPool(settings.bot_workers, settings.bot_pool)
+    analyses = AnalysisQueue(BotPool(1, settings.bot_pool))
     manager = Manager(settings, store, hub, pool, metrics)
     limits = _Limits(settings)
 
@@ -87,6 +90,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         finally:
             await hub.shut(1012)
             await manager.shutdown()
+            await analyses.close()
             pool.close()
             await store.close()
             log.info("server stopped")
@@ -98,6 +102,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = hub
     app.state.metrics = metrics
+    app.state.analyses = analyses
 
     def refused(exc: Refused, request: Request, status: int = 400) -> JSONResponse:
         lang = _language(request.headers.get("accept-language"))
@@ -169,6 +174,40 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except Refused as exc:
             return refused(exc, request, 429 if exc.code == "rate_limited" else 404)
         return record
+
+    async def finished_record(code: str, request: Request) -> tuple[str, dict[str, Any]]:
+        if not limits.allow("lookup", address(request)):
+            raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+        code = normal_code(code)[:16]
+        record = await store.record(code)
+        if record is None:
+            raise Refused("not_over", N_("room {code} has no finished match"), code=code)
+        return code, record
+
+    @app.post("/api/rooms/{code}/analysis", status_code=202)
+    async def start_analysis(code: str, request: Request) -> Any:
+        try:
+            payload = await body(request, AnalysisRequest)
+            code, record = await finished_record(code, request)
+            status = analyses.start(code, payload.seat, record)
+        except Refused as exc:
+            statuses = {"rate_limited": 429, "not_over": 404, "analysis_running": 409, "server_busy": 503}
+            return refused(exc, request, statuses.get(exc.code, 400))
+        return JSONResponse(status, status_code=200 if status["status"] == "done" else 202)
+
+    @app.get("/api/rooms/{code}/analysis")
+    async def read_analysis(code: str, request: Request, seat: str = "0") -> Any:
+        code = normal_code(code)[:16]
+        if not seat.isdigit() or len(seat) > 2:
+            exc = Refused("bad_seat", N_("seat {seat} is not one of the seats of the match"), seat=seat[:8])
+            return refused(exc, request, 400)
+        status = analyses.status(code, int(seat))
+        if status is None:
+            exc = Refused(
+                "no_analysis", N_("no analysis of seat {seat} in room {code} was asked for"), seat=int(seat), code=code
+            )
+            return refused(exc, request, 404)
+        return status
 
     @app.get("/api/lobby")
     async def lobby() -> Any:

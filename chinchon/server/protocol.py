@@ -58,6 +58,8 @@ ErrorCode = Literal[
     "server_busy",
     "bad_origin",
     "unsupported_media_type",
+    "analysis_running",
+    "no_analysis",
 ]
 """The codes of typed errors; the message beside a code is in the seat's language."""
 
@@ -92,6 +94,25 @@ class JoinRoom(_Message):
     """``POST /api/rooms/{code}/join``: a seat in a room that has not started."""
 
     name: str
+
+
+class AnalysisRequest(_Message):
+    """``POST /api/rooms/{code}/analysis``: the seat whose decisions are rated (see docs/protocol.md)."""
+
+    seat: int = Field(default=0, ge=0, le=7)
+
+
+class AnalysisStatus(_Message):
+    """The answer to ``POST`` and ``GET /api/rooms/{code}/analysis``: how far the analysis is, and once done the
+    analysis (``chinchon/schemas/analysis.schema.json``)."""
+
+    code: str
+    seat: int
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    done: int
+    total: int
+    analysis: dict[str, Any] | None
+    error: str | None
 
 
 class RoomCreated(_Message):
@@ -372,7 +393,8 @@ def schemas() -> dict[str, dict[str, Any]]:
         "protocol-server.schema.json": server_adapter.json_schema(),
         "protocol-http.schema.json": {
             "$defs": {
-                model.__name__: model.model_json_schema() for model in (CreateRoom, JoinRoom, RoomCreated, LobbyRoom)
+                model.__name__: model.model_json_schema()
+                for model in (CreateRoom, JoinRoom, RoomCreated, LobbyRoom, AnalysisRequest, AnalysisStatus)
             }
         },
     }

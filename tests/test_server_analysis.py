@@ -1,0 +1,181 @@
+"""The server's analyses: queued over HTTP, bounded per room and in all, cancelled when nobody waits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import jsonschema
+import pytest
+
+from chinchon.analysis import Settings
+from chinchon.bots import make_bot
+from chinchon.match import Match
+from chinchon.rules import Rules
+from chinchon.server.analyses import AnalysisQueue
+from chinchon.server.bots import BotPool
+from chinchon.server.client import Client, create_room
+from chinchon.server.rooms import Refused
+from tests.server_support import database_url, running_server
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+SHORT: dict[str, Any] = {"preset": "fournier", "options": {"limit": 10, "close_on_first_turn": False}}
+"""Rules whose matches end within a deal or two."""
+
+
+def record(seed: int) -> dict[str, Any]:
+    """A short finished match between two ``simple`` bots (to 10 points: a deal or two)."""
+    match = Match(["Ana", "Bot"], Rules.preset("fournier", limit=10), seed=seed)
+    bots = [make_bot("simple"), make_bot("simple")]
+    rng = random.Random(seed)
+    while not match.over:
+        seat = match.to_move
+        assert seat is not None
+        match.apply(bots[seat].choose(match.observation(seat), match.legal_actions(), rng))
+    return match.record()
+
+
+class GatedPool(BotPool):
+    """A pool whose work waits at a gate, counting how much of it runs at once."""
+
+    def __init__(self) -> None:
+        super().__init__(1, "thread")
+        self.gate = asyncio.Event()
+        self.now = 0
+        self.most = 0
+        self.calls = 0
+
+    async def run(self, function: Callable[[T], R], argument: T) -> R:
+        self.now += 1
+        self.calls += 1
+        self.most = max(self.most, self.now)
+        try:
+            await self.gate.wait()
+            return await super().run(function, argument)
+        finally:
+            self.now -= 1
+
+
+async def settle(queue: AnalysisQueue, timeout: float = 120.0) -> None:
+    """Wait until nothing is queued or running."""
+    async with asyncio.timeout(timeout):
+        while queue.running():
+            await asyncio.sleep(0.01)
+
+
+def test_a_second_analysis_of_a_match_under_way_is_refused_and_a_flood_stays_within_the_bound() -> None:
+    records = [record(seed) for seed in range(12)]
+
+    async def run() -> None:
+        pool = GatedPool()
+        queue = AnalysisQueue(pool, most=3, idle=600, settings=Settings(playouts=4))
+        first = queue.start("ROOM0", 0, records[0])
+        assert first["status"] == "queued"
+        with pytest.raises(Refused) as again:
+            queue.start("ROOM0", 0, records[0])
+        assert again.value.code == "analysis_running"
+        with pytest.raises(Refused) as other_seat:
+            queue.start("ROOM0", 1, records[0])
+        assert other_seat.value.code == "analysis_running"
+        accepted, busy = 1, 0
+        for index, match_record in enumerate(records[1:], 1):
+            try:
+                queue.start(f"ROOM{index}", 0, match_record)
+                accepted += 1
+            except Refused as exc:
+                assert exc.code == "server_busy"
+                busy += 1
+            assert queue.running() <= 3
+        assert (accepted, busy) == (3, 9)
+        pool.gate.set()
+        await settle(queue)
+        assert pool.most <= 3
+        done = [queue.status(f"ROOM{i}", 0) for i in range(3)]
+        assert [status["status"] if status else None for status in done] == ["done"] * 3
+        # Done: asking again answers at once with the analysis; now another room has room in the queue.
+        assert queue.start("ROOM0", 0, records[0])["status"] == "done"
+        assert queue.start("ROOM5", 0, records[5])["status"] == "queued"
+        await settle(queue)
+        await queue.close()
+
+    asyncio.run(run())
+
+
+def test_an_analysis_nobody_waits_for_is_cancelled_and_frees_its_place() -> None:
+    async def run() -> None:
+        pool = GatedPool()
+        queue = AnalysisQueue(pool, most=1, idle=0.05, settings=Settings(playouts=4))
+        queue.start("ROOM0", 0, record(3))
+        await asyncio.sleep(0.2)  # nobody asks how it goes
+        pool.gate.set()
+        await settle(queue)
+        status = queue.status("ROOM0", 0)
+        assert status is not None and status["status"] == "cancelled" and status["analysis"] is None
+        assert pool.calls <= 1
+        # Its place is free again.
+        assert queue.start("ROOM1", 0, record(4))["status"] == "queued"
+        await queue.close()
+
+    asyncio.run(run())
+
+
+def test_a_seat_not_in_the_match_is_refused() -> None:
+    async def run() -> None:
+        queue = AnalysisQueue(GatedPool())
+        with pytest.raises(Refused) as refused:
+            queue.start("ROOM0", 2, record(1))
+        assert refused.value.code == "bad_seat"
+        assert queue.running() == 0
+        await queue.close()
+
+    asyncio.run(run())
+
+
+def test_the_analysis_of_a_finished_room_over_http(tmp_path: Path) -> None:
+    schema = json.loads(resources.files("chinchon").joinpath("schemas/analysis.schema.json").read_text("utf-8"))
+    with running_server(database_url("sqlite", tmp_path)) as server:
+        server.app.state.analyses.settings = Settings(playouts=20)
+
+        async def run() -> None:
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy", rules=SHORT)
+            code = room["code"]
+            async with httpx.AsyncClient() as http:
+                url = f"{server.base}/api/rooms/{code}/analysis"
+                early = await http.post(url, json={"seat": 0})
+                assert early.status_code == 404 and early.json()["error"]["code"] == "not_over"
+                ana = Client(server.ws)
+                await ana.connect(room=code, token=room["token"])
+                await ana.send({"type": "start"})
+                await asyncio.wait_for(
+                    ana.play_randomly(random.Random(2), lambda: bool(ana.view and ana.view["status"] == "over")), 240
+                )
+                await ana.close()
+                queued = await http.post(url, json={"seat": 0})
+                assert queued.status_code == 202 and queued.json()["status"] in ("queued", "running")
+                twice = await http.post(url, json={"seat": 0})
+                assert twice.status_code == 409 and twice.json()["error"]["code"] == "analysis_running"
+                bad = await http.post(url, json={"seat": 5})
+                assert bad.status_code in (400, 409)
+                assert (await http.get(url, params={"seat": "x"})).json()["error"]["code"] == "bad_seat"
+                missing = await http.get(url, params={"seat": 1})
+                assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_analysis"
+                while True:
+                    answer = (await http.get(url, params={"seat": 0})).json()
+                    if answer["status"] not in ("queued", "running"):
+                        break
+                    await asyncio.sleep(0.1)
+                assert answer["status"] == "done" and answer["done"] == answer["total"] > 0
+                jsonschema.validate(answer["analysis"], schema)
+                assert answer["analysis"]["budget"]["playouts"] == 20
+                again = await http.post(url, json={"seat": 0})
+                assert again.status_code == 200 and again.json()["analysis"] == answer["analysis"]
+
+        asyncio.run(run())
