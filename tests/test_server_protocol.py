@@ -504,6 +504,7 @@ def test_the_lobby_lists_public_rooms_and_updates_live(server: Running) -> None:
             "taken": 1,
             "status": "waiting",
             "names": ["Bea"],
+            "rated": False,
         }
         await join_room(server.base, shown["code"], "Cai")
         await lobby.wait(lobby_says(lambda e: e["taken"] == 2 and e["names"] == ["Bea", "Cai"]))

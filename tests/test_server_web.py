@@ -28,7 +28,7 @@ from chinchon.server.client import create_room
 from chinchon.server.web import COMPRESS_FROM, static_version
 from tests.server_support import Running, database_url, running_server
 
-SAMPLES = {"code": "", "lang": "es", "n": "7"}
+SAMPLES = {"code": "", "lang": "es", "n": "7", "name": "Nobody", "pool": "fournier", "game_id": "nosuchgame"}
 """A value for each path parameter of the routes (``code``: a real room's, filled in by the test)."""
 
 

@@ -22,11 +22,14 @@ from starlette.requests import ClientDisconnect
 
 from chinchon.errors import N_
 from chinchon.i18n import is_rtl, translation
+from chinchon.server.accounts import SESSION_COOKIE, Accounts
 from chinchon.server.analyses import AnalysisQueue
 from chinchon.server.bots import BotPool
 from chinchon.server.connections import WS_FRAME_MAX
 from chinchon.server.hub import Connection, Hub, TokenBucket
 from chinchon.server.metrics import Metrics
+from chinchon.server.player_routes import add_player_routes
+from chinchon.server.players import Players
 from chinchon.server.protocol import (
     ActionMessage,
     AnalysisRequest,
@@ -79,6 +82,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     analyses = AnalysisQueue(BotPool(1, settings.bot_pool))
     manager = Manager(settings, store, hub, pool, metrics)
     limits = _Limits(settings)
+    players = Players(store.engine)
+    accounts = Accounts(players, settings.origins, settings.https)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -102,6 +107,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.hub = hub
     app.state.metrics = metrics
+    app.state.accounts = accounts
     app.state.analyses = analyses
 
     def refused(exc: Refused, request: Request, status: int = 400) -> JSONResponse:
@@ -130,9 +136,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             if not limits.allow("create", address(request)):
                 raise Refused("rate_limited", N_("too many rooms created; wait a minute"))
             payload = await body(request, CreateRoom)
-            room, token = await manager.create(payload)
+            session = await accounts.changing(request)
+            room, token = await manager.create(payload, session[0].account if session else None)
         except Refused as exc:
-            return refused(exc, request, 429 if exc.code == "rate_limited" else 400)
+            return refused(
+                exc, request, {"rate_limited": 429, "forbidden": 403, "login_needed": 401}.get(exc.code, 400)
+            )
         return JSONResponse({"code": room.code, "seat": 0, "token": token}, status_code=201)
 
     @app.post("/api/rooms/{code}/join", status_code=201)
@@ -141,13 +150,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             if not limits.allow("lookup", address(request)):
                 raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
             payload = await body(request, JoinRoom)
-            name = check_name(payload.name)
+            session = await accounts.changing(request)
+            account = session[0].account if session else None
+            name = check_name(payload.name) if account is None else account.name
             room = await manager.get(code)
             if room is None:
                 raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(code)[:16])
-            seat, token = await room.join(name, _language(request.headers.get("accept-language")))
+            seat, token = await room.join(name, _language(request.headers.get("accept-language")), account)
         except Refused as exc:
-            status = {"rate_limited": 429, "no_room": 404}.get(exc.code, 409 if exc.code != "bad_name" else 400)
+            status = {"rate_limited": 429, "no_room": 404, "forbidden": 403, "login_needed": 401}.get(
+                exc.code, 409 if exc.code != "bad_name" else 400
+            )
             return refused(exc, request, status)
         return JSONResponse({"code": room.code, "seat": seat, "token": token}, status_code=201)
 
@@ -234,6 +247,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return
         await socket.accept()
         connection = Connection(socket, socket.client.host if socket.client else "?")
+        connection.session = socket.cookies.get(SESSION_COOKIE)
         hub.start(connection)
         metrics.connections.inc()
         room: Room | None = None
@@ -390,9 +404,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         spectating = message.token is None
         if spectating and not limits.allow("lookup", connection.address):
             raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+        # A logged-in player's hello without a token takes the seat the account holds in the room.
+        account = None
+        if message.token is None and connection.session is not None:
+            session = await accounts.session_of(connection.session)
+            account = session.account.id if session is not None else None
         # A room closing while this hello waited for its lock is looked up again (a token reopens it).
         for _attempt in range(3):
-            new_room = await manager.get(message.room, message.token)
+            new_room = await manager.get(message.room, message.token, account)
             if new_room is None:
                 if not spectating and not limits.allow("lookup", connection.address):
                     raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
@@ -407,6 +426,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                         if not limits.allow("lookup", connection.address):
                             raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
                         raise Refused("bad_token", N_("this token holds no seat in room {code}"), code=new_room.code)
+                elif account is not None:
+                    seat = new_room.seat_of_account(account)
                 _leave(connection, room)
                 connection.seat, connection.role = seat, "seat" if seat is not None else "spectator"
                 hub.join(connection, new_room.code)
@@ -425,6 +446,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 return new_room
         raise Refused("server_busy", N_("the server could not save this; try again"))
 
+    add_player_routes(app, manager, accounts, players, refused, body, _language)
     _static_routes(app)
     return app
 

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     event,
+    false,
     func,
     insert,
     select,
@@ -58,6 +59,7 @@ rooms = Table(
     Column("seed", String(64)),
     Column("last_event", BigInteger, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -70,6 +72,7 @@ seats = Table(
     Column("level", String(64)),
     Column("token_hash", String(64)),
     Column("lang", String(8)),
+    Column("account", Integer, index=True),
 )
 
 events = Table(
@@ -120,6 +123,7 @@ class SeatRow:
     level: str | None
     token_hash: str | None
     lang: str | None = None
+    account: int | None = None
 
 
 @dataclass
@@ -160,6 +164,7 @@ class RoomRow:
     last_event: int
     seat_rows: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
+    rated: bool = False
     seeds: dict[int, str] = field(default_factory=dict)
 
 
@@ -209,12 +214,21 @@ class Store:
             event.listen(sync, "connect", _sqlite_pragmas)
 
     async def open(self) -> None:
-        """Create the tables that are missing."""
+        """Bring the database's schema up to date (Alembic's migrations; see :mod:`chinchon.server.migrations`)."""
+        from chinchon.server.migrations import upgrade
+
         try:
             async with self.engine.begin() as connection:
-                await connection.run_sync(metadata.create_all)
+                await connection.run_sync(upgrade)
         except Exception as exc:
             raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
+
+    async def revision(self) -> str | None:
+        """The migration the database's schema is at (``None`` before any)."""
+        from chinchon.server.migrations import current
+
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(current)
 
     async def close(self) -> None:
         """Close every connection (once the appends waiting are written)."""
@@ -242,6 +256,7 @@ class Store:
                     seed=row.seed,
                     last_event=row.last_event,
                     updated=now,
+                    rated=row.rated,
                 )
             )
             await connection.execute(
@@ -255,6 +270,7 @@ class Store:
                         "level": s.level,
                         "token_hash": s.token_hash,
                         "lang": s.lang,
+                        "account": s.account,
                     }
                     for s in row.seat_rows
                 ],
@@ -351,6 +367,7 @@ class Store:
                         level=change.level,
                         token_hash=change.token_hash,
                         lang=change.lang,
+                        account=change.account,
                     )
                 )
             if new_match_seed is not None:
@@ -441,9 +458,11 @@ class Store:
             seed=row["seed"],
             last_event=row["last_event"],
             seat_rows=[
-                SeatRow(s["seat"], s["name"], s["kind"], s["level"], s["token_hash"], s["lang"]) for s in seat_rows
+                SeatRow(s["seat"], s["name"], s["kind"], s["level"], s["token_hash"], s["lang"], s["account"])
+                for s in seat_rows
             ],
             events=[EventRow(e["n"], e["match"], e["kind"], e["seat"], e["data"], e["time"]) for e in event_rows],
+            rated=bool(row["rated"]),
             seeds={int(number): str(seed) for number, seed in seed_rows},
         )
 

@@ -4,6 +4,8 @@ import { patch } from "./dom.js";
 import { _, applyLanguage, browserLanguage, loadLanguage } from "./i18n.js";
 import { render, legal } from "./render.js";
 import { cardKey } from "./cards.js";
+import { accountSeat, changeHeaders, currentAccount } from "./account.js";
+import { pageActions, pageRoute } from "./pages.js";
 
 const saved = {
   get(key, fallback) {
@@ -62,6 +64,11 @@ const state = {
   resultSeen: null,
   totalsMatch: null,
   clockSkew: 0,
+  // The players' pages: the logged-in account (or null), the data of the page shown, the replay's step.
+  account: null,
+  pageData: null,
+  pageError: null,
+  replayStep: 0,
 };
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -291,7 +298,7 @@ function receive(m) {
 async function post(path, body) {
   const response = await fetch(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "Accept-Language": state.lang },
+    headers: changeHeaders(state.lang),
     body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
@@ -316,6 +323,13 @@ function route() {
   if (params.get("room")) {
     history.replaceState(null, "", `/#/room/${codeFrom(params.get("room"))}`);
   }
+  const page = pageRoute(location.hash);
+  if (page) {
+    disconnect();
+    update({ route: page, view: null, panel: null, needJoin: false });
+    actions.loadPage(page);
+    return;
+  }
   const m = location.hash.match(/^#\/room\/([A-Za-z0-9-]+)/);
   const code = m ? codeFrom(m[1]) : null;
   if (hello && (code ? state.route.code === code : state.route.page === "home")) return;
@@ -323,10 +337,15 @@ function route() {
   else enterHome();
 }
 
+/** The name the player goes by: the account's when logged in, else the one typed. */
+function playerName() {
+  return state.account ? state.account.name : state.name.trim();
+}
+
 function enterHome() {
   update({ route: { page: "home" }, view: null, needJoin: false, roomMissing: false, panel: null, chat: [], unread: 0 });
   const message = { type: "hello" };
-  if (state.name.trim()) message.name = state.name.trim();
+  if (playerName()) message.name = playerName();
   connect(message);
 }
 
@@ -345,14 +364,26 @@ function enterRoom(code, watch = false) {
     connect({ type: "hello", room: code, token: seat.token });
   } else if (watch) {
     connect({ type: "hello", room: code });
-  } else {
+  } else if (state.account) {
+    // A seat the account holds (taken on another device) opens with the session alone; else the join form.
     disconnect();
-    update({ needJoin: true, roomInfo: null });
-    fetch(`/api/rooms/${encodeURIComponent(code)}`).then((r) => (r.ok ? r.json() : null)).then((info) => {
-      if (info) update({ roomInfo: info });
-      else update({ needJoin: false, roomMissing: true });
-    }).catch(() => undefined);
+    accountSeat(code, state.lang).then((held) => {
+      if (state.route.page !== "room" || state.route.code !== code) return;
+      if (held) connect({ type: "hello", room: code });
+      else showJoinForm(code);
+    });
+  } else {
+    showJoinForm(code);
   }
+}
+
+function showJoinForm(code) {
+  disconnect();
+  update({ needJoin: true, roomInfo: null });
+  fetch(`/api/rooms/${encodeURIComponent(code)}`).then((r) => (r.ok ? r.json() : null)).then((info) => {
+    if (info) update({ roomInfo: info });
+    else update({ needJoin: false, roomMissing: true });
+  }).catch(() => undefined);
 }
 
 // -- actions --------------------------------------------------------------------------------
@@ -379,6 +410,7 @@ const actions = {
     }
     update({ lang });
     if (socket && hello) open();
+    if (state.route.page === "replay") actions.loadPage(state.route); // its steps are told in the language
   },
   toggleFourColour() {
     saved.set("fourColour", !state.fourColour);
@@ -396,7 +428,7 @@ const actions = {
     update({ chatText });
   },
   async createRoom(startNow) {
-    const name = state.name.trim();
+    const name = playerName();
     if (!name) {
       toast(_("Give your name first."));
       return;
@@ -408,6 +440,7 @@ const actions = {
     const body = { name, rules: { preset: f.preset, options }, seats: Number(f.seats), bot_level: f.bot_level,
       public: startNow ? false : Boolean(f.public), lang: state.lang };
     if (f.turn) body.turn_seconds = Number(f.turn);
+    if (f.rated && state.account && !startNow) body.rated = true;
     try {
       const created = await post("/api/rooms", body);
       saved.set(`seat.${created.code}`, { token: created.token, seat: created.seat });
@@ -426,7 +459,7 @@ const actions = {
     actions.openRoom(code);
   },
   async joinRoom(code) {
-    const name = state.name.trim();
+    const name = playerName();
     if (!name) {
       toast(_("Give your name first."));
       return;
@@ -469,8 +502,8 @@ const actions = {
   sendChat() {
     const text = state.chatText.trim();
     if (!text) return;
-    if (state.route.page === "home" && hello && hello.name !== state.name.trim()) {
-      hello = { type: "hello", name: state.name.trim() };
+    if (state.route.page === "home" && hello && hello.name !== playerName()) {
+      hello = { type: "hello", name: playerName() };
       send(hello);
     }
     if (send({ type: "chat", text })) update({ chatText: "" });
@@ -505,6 +538,16 @@ const actions = {
     update({ panel: null });
   },
 };
+
+Object.assign(actions, pageActions({
+  state,
+  update,
+  toast,
+  go(hash) {
+    history.pushState(null, "", hash);
+    route();
+  },
+}));
 
 // -- dragging a card of the hand (mouse, pen or finger): onto another card to reorder, onto the pile to discard -------
 
@@ -614,6 +657,7 @@ async function main() {
   } catch {
     state.lang = "en";
   }
+  state.account = await currentAccount(state.lang);
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointermove", onPointerMove, { passive: false });

@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { _, pgettext, cardName, LANGUAGES } from "./i18n.js";
 import { cardSvg, parseCard } from "./cards.js";
+import { PAGES, renderPage } from "./pages.js";
 
 export const PRESETS = ["fournier", "clasico", "online", "polaco"];
 export const LEVELS = ["easy", "medium", "hard", "expert"];
@@ -23,7 +24,7 @@ function levelName(level) {
   return names[level] || level || "";
 }
 
-function presetName(preset) {
+export function presetName(preset) {
   const names = { fournier: "Fournier", clasico: _("Classic"), online: _("Online"), polaco: _("Polish (with stakes)") };
   return names[preset] || preset || _("custom rules");
 }
@@ -133,8 +134,12 @@ function home(s, a) {
   return h("main", { class: "home" },
     h("section", { class: "panel hero" },
       h("h1", null, _("Chinchón, the Spanish rummy")),
-      field(_("Your name"), h("input", { name: "name", value: s.name, maxlength: "24", autocomplete: "nickname",
-        placeholder: _("Your name"), oninput: (e) => a.setName(e.target.value) })),
+      s.account ? h("p", { class: "playing-as" }, _("You play as {name}.", { name: s.account.name }))
+        : field(_("Your name"), h("input", { name: "name", value: s.name, maxlength: "24", autocomplete: "nickname",
+          placeholder: _("Your name"), oninput: (e) => a.setName(e.target.value) })),
+      h("p", { class: "row links" },
+        h("a", { href: "#/account", "data-link": "account" }, s.account ? _("Your account") : _("Log in or create an account")),
+        h("a", { href: "#/leaderboard", "data-link": "leaderboard" }, _("Leaderboards"))),
       button(_("Play now against bots"), () => a.createRoom(true), { cls: "primary big", action: "play-now" })),
     h("section", { class: "panel" },
       h("h2", null, _("Create a room")),
@@ -149,7 +154,11 @@ function home(s, a) {
           ["120", _("{n} s", { n: 120 })]], (v) => a.setForm({ turn: v }), "turn")),
         h("label", { class: "field check" },
           h("input", { type: "checkbox", name: "public", checked: f.public, onchange: (e) => a.setForm({ public: e.target.checked }) }),
-          h("span", null, _("Public (listed in the lobby)")))),
+          h("span", null, _("Public (listed in the lobby)"))),
+        h("label", { class: "field check" },
+          h("input", { type: "checkbox", name: "rated", checked: Boolean(f.rated && s.account), disabled: !s.account,
+            onchange: (e) => a.setForm({ rated: e.target.checked }) }),
+          h("span", null, s.account ? _("Rated (logged-in players only, no bots)") : _("Rated (log in first)")))),
       button(_("Create the room"), () => a.createRoom(false), { cls: "primary", action: "create" })),
     h("section", { class: "panel" },
       h("h2", null, _("Join a room")),
@@ -163,13 +172,14 @@ function home(s, a) {
         h("ul", { class: "lobby" }, s.lobby.map((r) => h("li", { key: r.code },
           h("span", { class: "code" }, r.code),
           h("span", null, presetName(r.preset)),
+          r.rated ? h("span", { class: "badge ok" }, _("rated")) : null,
           h("span", null, _("{taken}/{seats} seats", { taken: r.taken, seats: r.seats })),
           h("span", { class: "muted names" }, r.names.join(", ")),
           r.status === "waiting" && r.taken < r.seats ? button(_("Join"), () => a.openRoom(r.code), { cls: "primary small" })
             : button(_("Watch"), () => a.openRoom(r.code, true), { cls: "small" }))))),
     h("section", { class: "panel" },
       h("h2", null, _("Lobby chat")),
-      chatBox(s, a, s.lobbyChat, !s.name.trim() ? _("Give your name to chat") : null)),
+      chatBox(s, a, s.lobbyChat, !s.name.trim() && !s.account ? _("Give your name to chat") : null)),
   );
 }
 
@@ -192,7 +202,8 @@ function joinForm(s, a) {
     // The line is there before the room's details come, so that they replace and move nothing (a tap, a caret).
     h("p", null, info ? [presetName(info.preset), " · ", _("{taken}/{seats} seats", { taken: info.taken, seats: info.seats }),
       info.names.length ? " · " + info.names.join(", ") : ""] : "\u00a0"),
-    field(_("Your name"), h("input", { name: "name", value: s.name, maxlength: "24", oninput: (e) => a.setName(e.target.value) })),
+    s.account ? h("p", { class: "playing-as" }, _("You play as {name}.", { name: s.account.name }))
+      : field(_("Your name"), h("input", { name: "name", value: s.name, maxlength: "24", oninput: (e) => a.setName(e.target.value) })),
     h("div", { class: "row" },
       !info || (info.status === "waiting" && info.taken < info.seats)
         ? button(_("Take a seat"), () => a.joinRoom(s.route.code), { cls: "primary", action: "take-seat" }) : null,
@@ -211,7 +222,7 @@ function waiting(s, a) {
     h("section", { class: "panel" },
       h("h1", null, _("Room {code}", { code: v.room })),
       h("p", { class: "muted" }, presetName(v.preset), " · ", _("limit {limit}", { limit: v.rules.limit }),
-        v.turn_seconds ? " · " + _("{n} s a turn", { n: v.turn_seconds }) : ""),
+        v.turn_seconds ? " · " + _("{n} s a turn", { n: v.turn_seconds }) : "", v.rated ? " · " + _("rated") : ""),
       h("div", { class: "invite" },
         h("input", { readonly: true, value: link, "aria-label": _("Invite link"), name: "invite", onfocus: (e) => e.target.select() }),
         button(s.copied ? _("Copied") : _("Copy the link"), () => a.copy(link), { cls: "primary", action: "copy" })),
@@ -625,7 +636,7 @@ function room(s, a) {
 export function render(s, a) {
   return h("div", { class: `app ${s.route.page}` },
     topBar(s, a),
-    s.route.page === "room" ? room(s, a) : home(s, a),
+    s.route.page === "room" ? room(s, a) : PAGES.has(s.route.page) ? renderPage(s, a, presetName) : home(s, a),
     s.toast ? h("div", { class: "toast", role: "alert" }, s.toast) : null);
 }
 
