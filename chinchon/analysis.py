@@ -71,7 +71,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +93,7 @@ from chinchon.i18n import _, for_terminal, is_rtl, ngettext, pgettext
 from chinchon.match import Match
 from chinchon.melds import best_arrangement, is_chinchon
 from chinchon.observation import Observation, Phase
+from chinchon.processes import worker_pool
 from chinchon.record import RecordError
 from chinchon.rules import Rules
 from chinchon.tables import tables_for
@@ -952,7 +953,7 @@ def analyse_many(
             for position in positions(record, seat)[1]:
                 collect(key, [analyse_position(position, settings)])
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(units))) as pool:
+        with worker_pool(min(jobs, len(units))) as pool:
             _run_on(pool, iter(units), collect, in_flight=2 * jobs)
     return [assemble(match, seat, settings, decisions) for (match, _), decisions in zip(plans, results, strict=True)]
 

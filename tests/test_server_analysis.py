@@ -20,9 +20,9 @@ from chinchon.match import Match
 from chinchon.rules import Rules
 from chinchon.server.analyses import AnalysisQueue
 from chinchon.server.bots import BotPool
-from chinchon.server.client import Client, create_room
 from chinchon.server.rooms import Refused
-from tests.server_support import database_url, running_server
+from tests.players_support import create_room, play_to_the_end, register, socket_for
+from tests.server_support import database_url, running_server, start_match
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -98,7 +98,7 @@ def test_a_second_analysis_of_a_match_under_way_is_refused_and_a_flood_stays_wit
         pool.gate.set()
         await settle(queue)
         assert pool.most <= 3
-        done = [queue.status(f"ROOM{i}", 0) for i in range(3)]
+        done = [queue.status(records[i], 0) for i in range(3)]
         assert [status["status"] if status else None for status in done] == ["done"] * 3
         # Done: asking again answers at once with the analysis; now another room has room in the queue.
         assert queue.start("ROOM0", 0, records[0])["status"] == "done"
@@ -113,11 +113,12 @@ def test_an_analysis_nobody_waits_for_is_cancelled_and_frees_its_place() -> None
     async def run() -> None:
         pool = GatedPool()
         queue = AnalysisQueue(pool, most=1, idle=0.05, settings=Settings(playouts=4))
-        queue.start("ROOM0", 0, record(3))
+        first = record(3)
+        queue.start("ROOM0", 0, first)
         await asyncio.sleep(0.2)  # nobody asks how it goes
         pool.gate.set()
         await settle(queue)
-        status = queue.status("ROOM0", 0)
+        status = queue.status(first, 0)
         assert status is not None and status["status"] == "cancelled" and status["analysis"] is None
         assert pool.calls <= 1
         # Its place is free again.
@@ -139,43 +140,55 @@ def test_a_seat_not_in_the_match_is_refused() -> None:
     asyncio.run(run())
 
 
-def test_the_analysis_of_a_finished_room_over_http(tmp_path: Path) -> None:
+def test_the_analysis_of_a_finished_match_over_http(tmp_path: Path) -> None:
     schema = json.loads(resources.files("chinchon").joinpath("schemas/analysis.schema.json").read_text("utf-8"))
     with running_server(database_url("sqlite", tmp_path)) as server:
         server.app.state.analyses.settings = Settings(playouts=20)
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy", rules=SHORT)
-            code = room["code"]
-            async with httpx.AsyncClient() as http:
-                url = f"{server.base}/api/rooms/{code}/analysis"
-                early = await http.post(url, json={"seat": 0})
+            async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+                await register(http, "Ana")
+                room = await create_room(http, seats=2, rules=SHORT, bot_level="easy")
+                code = room["code"]
+                early = await http.post(f"/api/rooms/{code}/analysis", json={"seat": 0})
                 assert early.status_code == 404 and early.json()["error"]["code"] == "not_over"
-                ana = Client(server.ws)
-                await ana.connect(room=code, token=room["token"])
-                await ana.send({"type": "start"})
-                await asyncio.wait_for(
-                    ana.play_randomly(random.Random(2), lambda: bool(ana.view and ana.view["status"] == "over")), 240
-                )
-                await ana.close()
-                queued = await http.post(url, json={"seat": 0})
+                client = socket_for(server.ws, http)
+                await client.connect(room=code)
+                await start_match(client)
+                await play_to_the_end([client], random.Random(3))
+                await client.close()
+                games: list[dict[str, Any]] = []
+                for _ in range(100):
+                    games = (await http.get("/api/players/Ana/games")).json()["games"]
+                    if games:
+                        break
+                    await asyncio.sleep(0.1)
+                game = f"/api/games/{games[0]['id']}/analysis"
+                queued = await http.post(game, json={"seat": 0})
                 assert queued.status_code == 202 and queued.json()["status"] in ("queued", "running")
-                twice = await http.post(url, json={"seat": 0})
+                assert queued.json()["room"] == code
+                # The same record by the room's route: refused while it runs, not run twice.
+                twice = await http.post(f"/api/rooms/{code}/analysis", json={"seat": 0})
                 assert twice.status_code == 409 and twice.json()["error"]["code"] == "analysis_running"
-                bad = await http.post(url, json={"seat": 5})
-                assert bad.status_code in (400, 409)
-                assert (await http.get(url, params={"seat": "x"})).json()["error"]["code"] == "bad_seat"
-                missing = await http.get(url, params={"seat": 1})
+                other_seat = await http.post(game, json={"seat": 1})
+                assert other_seat.status_code == 409
+                assert (await http.post(game, json={"seat": 9})).status_code == 400
+                assert (await http.get(game, params={"seat": "x"})).json()["error"]["code"] == "bad_seat"
+                missing = await http.get(game, params={"seat": 1})
                 assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_analysis"
+                unknown = await http.get("/api/games/nothing/analysis")
+                assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "no_game"
                 while True:
-                    answer = (await http.get(url, params={"seat": 0})).json()
+                    answer = (await http.get(game, params={"seat": 0})).json()
                     if answer["status"] not in ("queued", "running"):
                         break
                     await asyncio.sleep(0.1)
                 assert answer["status"] == "done" and answer["done"] == answer["total"] > 0
                 jsonschema.validate(answer["analysis"], schema)
                 assert answer["analysis"]["budget"]["playouts"] == 20
-                again = await http.post(url, json={"seat": 0})
+                again = await http.post(f"/api/rooms/{code}/analysis", json={"seat": 0})
                 assert again.status_code == 200 and again.json()["analysis"] == answer["analysis"]
+                by_room = (await http.get(f"/api/rooms/{code}/analysis")).json()
+                assert by_room["analysis"] == answer["analysis"]
 
         asyncio.run(run())

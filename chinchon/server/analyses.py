@@ -1,8 +1,10 @@
 """Analyses of finished matches, asked for over HTTP and made off the event loop.
 
-``POST /api/rooms/{code}/analysis`` queues the analysis of one seat of the
-room's latest finished match (:mod:`chinchon.analysis`); ``GET`` reads how
-far it is and, once done, the analysis itself. The work runs in a pool of
+``POST /api/rooms/{code}/analysis`` (the room's latest finished match) or
+``POST /api/games/{id}/analysis`` (a finished match of the history) queues
+the analysis of one seat of the match (:mod:`chinchon.analysis`); ``GET``
+reads how far it is and, once done, the analysis itself. An analysis
+belongs to a record and a seat: the two routes to one match share it. The work runs in a pool of
 worker processes of its own (a :class:`~chinchon.server.bots.BotPool`, so
 that the bots' moves never wait behind it), a few decisions at a time.
 
@@ -33,16 +35,20 @@ from chinchon.record import RecordError
 from chinchon.server.bots import BotPool
 from chinchon.server.rooms import Refused
 
-__all__ = ["AnalysisQueue"]
+__all__ = ["AnalysisQueue", "digest"]
 
 log = logging.getLogger("chinchon.server")
 
 
+def digest(record: Mapping[str, Any]) -> str:
+    """What tells records apart: a digest of the record's JSON."""
+    return hashlib.sha256(json.dumps(record, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
 @dataclass
 class _Entry:
-    code: str
+    room: str
     seat: int
-    digest: str
     status: str = "queued"
     done: int = 0
     total: int = 0
@@ -57,7 +63,7 @@ class _Entry:
 
     def view(self) -> dict[str, Any]:
         return {
-            "code": self.code,
+            "room": self.room,
             "seat": self.seat,
             "status": self.status,
             "done": self.done,
@@ -90,8 +96,8 @@ class AnalysisQueue:
         """How many analyses are queued or running."""
         return sum(1 for entry in self.entries.values() if entry.active)
 
-    def start(self, code: str, seat: int, record: Mapping[str, Any]) -> dict[str, Any]:
-        """Queue the analysis of ``seat`` in this record of room ``code``; its status (done already: the analysis).
+    def start(self, room: str, seat: int, record: Mapping[str, Any]) -> dict[str, Any]:
+        """Queue the analysis of ``seat`` in this record of room ``room``; its status (done already: the analysis).
 
         Raises:
             Refused: ``bad_seat``; ``analysis_running`` while one of the room's is queued or running;
@@ -100,26 +106,25 @@ class AnalysisQueue:
         seats = record.get("seats")
         if not isinstance(seats, list) or not 0 <= seat < len(seats):
             raise Refused("bad_seat", N_("seat {seat} is not one of the seats of the match"), seat=seat)
-        digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
-        key = (code, seat)
+        key = (digest(record), seat)
         entry = self.entries.get(key)
-        if entry is not None and entry.digest == digest and entry.status == "done":
+        if entry is not None and entry.status == "done":
             entry.waited = time.monotonic()
             return entry.view()
-        if any(other.code == code and other.active for other in self.entries.values()):
-            raise Refused("analysis_running", N_("an analysis of room {code}'s match is already under way"), code=code)
+        if any(other.room == room and other.active for other in self.entries.values()):
+            raise Refused("analysis_running", N_("an analysis of room {code}'s match is already under way"), code=room)
         if self.running() >= self.most:
             raise Refused("server_busy", N_("too many analyses are under way; try again in a minute"))
-        entry = _Entry(code, seat, digest)
+        entry = _Entry(room, seat)
         self.entries[key] = entry
         self.entries.move_to_end(key)
         entry.task = asyncio.get_running_loop().create_task(self._run(entry, record))
         self._forget()
         return entry.view()
 
-    def status(self, code: str, seat: int) -> dict[str, Any] | None:
-        """The analysis of ``seat`` in room ``code`` as it stands (someone is waiting for it), or ``None``."""
-        entry = self.entries.get((code, seat))
+    def status(self, record: Mapping[str, Any], seat: int) -> dict[str, Any] | None:
+        """The analysis of ``seat`` in this record as it stands (someone is waiting for it), or ``None``."""
+        entry = self.entries.get((digest(record), seat))
         if entry is None:
             return None
         entry.waited = time.monotonic()
@@ -133,7 +138,7 @@ class AnalysisQueue:
             for unit in units:
                 if time.monotonic() - entry.waited > self.idle:
                     entry.status = "cancelled"
-                    log.info("analysis cancelled", extra={"room": entry.code, "seat": entry.seat})
+                    log.info("analysis cancelled", extra={"room": entry.room, "seat": entry.seat})
                     return
                 entry.status = "running"
                 _, rated = await self.pool.run(run_unit, unit)
@@ -148,7 +153,7 @@ class AnalysisQueue:
             entry.status = "cancelled"
             raise
         except Exception:
-            log.exception("analysis failed", extra={"room": entry.code, "seat": entry.seat})
+            log.exception("analysis failed", extra={"room": entry.room, "seat": entry.seat})
             entry.status = "failed"
             entry.error = "internal error"
         finally:

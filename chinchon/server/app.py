@@ -9,7 +9,7 @@ import html
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -188,7 +188,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return refused(exc, request, 429 if exc.code == "rate_limited" else 404)
         return record
 
-    async def finished_record(code: str, request: Request) -> tuple[str, dict[str, Any]]:
+    async def room_match(code: str, request: Request) -> tuple[str, dict[str, Any]]:
+        """The room's code and its latest finished match's record."""
         if not limits.allow("lookup", address(request)):
             raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
         code = normal_code(code)[:16]
@@ -197,30 +198,60 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             raise Refused("not_over", N_("room {code} has no finished match"), code=code)
         return code, record
 
-    @app.post("/api/rooms/{code}/analysis", status_code=202)
-    async def start_analysis(code: str, request: Request) -> Any:
+    async def game_match(game_id: str, request: Request) -> tuple[str, dict[str, Any]]:
+        """The room's code and the record of a finished match of the history."""
+        found = await players.game(game_id[:16])
+        if found is None or found[1] is None:
+            raise Refused("no_game", N_("there is no finished match {game}"), game=game_id[:16])
+        return found[0].room, found[1]
+
+    analysis_statuses = {
+        "rate_limited": 429,
+        "not_over": 404,
+        "no_game": 404,
+        "no_analysis": 404,
+        "analysis_running": 409,
+        "server_busy": 503,
+    }
+
+    async def start_analysis(request: Request, match: Callable[[], Awaitable[tuple[str, dict[str, Any]]]]) -> Any:
         try:
             payload = await body(request, AnalysisRequest)
-            code, record = await finished_record(code, request)
-            status = analyses.start(code, payload.seat, record)
+            room, record = await match()
+            status = analyses.start(room, payload.seat, record)
         except Refused as exc:
-            statuses = {"rate_limited": 429, "not_over": 404, "analysis_running": 409, "server_busy": 503}
-            return refused(exc, request, statuses.get(exc.code, 400))
+            return refused(exc, request, analysis_statuses.get(exc.code, 400))
         return JSONResponse(status, status_code=200 if status["status"] == "done" else 202)
 
-    @app.get("/api/rooms/{code}/analysis")
-    async def read_analysis(code: str, request: Request, seat: str = "0") -> Any:
-        code = normal_code(code)[:16]
-        if not seat.isdigit() or len(seat) > 2:
-            exc = Refused("bad_seat", N_("seat {seat} is not one of the seats of the match"), seat=seat[:8])
-            return refused(exc, request, 400)
-        status = analyses.status(code, int(seat))
-        if status is None:
-            exc = Refused(
-                "no_analysis", N_("no analysis of seat {seat} in room {code} was asked for"), seat=int(seat), code=code
-            )
-            return refused(exc, request, 404)
+    async def read_analysis(
+        request: Request, match: Callable[[], Awaitable[tuple[str, dict[str, Any]]]], seat: str
+    ) -> Any:
+        try:
+            if not seat.isdigit() or len(seat) > 2:
+                raise Refused("bad_seat", N_("seat {seat} is not one of the seats of the match"), seat=seat[:8])
+            _room, record = await match()
+            status = analyses.status(record, int(seat))
+            if status is None:
+                raise Refused("no_analysis", N_("no analysis of seat {seat} of this match was asked for"), seat=seat)
+        except Refused as exc:
+            return refused(exc, request, analysis_statuses.get(exc.code, 400))
         return status
+
+    @app.post("/api/rooms/{code}/analysis", status_code=202)
+    async def start_room_analysis(code: str, request: Request) -> Any:
+        return await start_analysis(request, lambda: room_match(code, request))
+
+    @app.get("/api/rooms/{code}/analysis")
+    async def read_room_analysis(code: str, request: Request, seat: str = "0") -> Any:
+        return await read_analysis(request, lambda: room_match(code, request), seat)
+
+    @app.post("/api/games/{game_id}/analysis", status_code=202)
+    async def start_game_analysis(game_id: str, request: Request) -> Any:
+        return await start_analysis(request, lambda: game_match(game_id, request))
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def read_game_analysis(game_id: str, request: Request, seat: str = "0") -> Any:
+        return await read_analysis(request, lambda: game_match(game_id, request), seat)
 
     @app.get("/api/lobby")
     async def lobby() -> Any:

@@ -108,16 +108,16 @@ class JoinRoom(_Message):
 
 
 class AnalysisRequest(_Message):
-    """``POST /api/rooms/{code}/analysis``: the seat whose decisions are rated (see docs/protocol.md)."""
+    """``POST /api/rooms/{code}/analysis`` or ``/api/games/{id}/analysis``: the seat whose decisions are rated."""
 
     seat: int = Field(default=0, ge=0, le=7)
 
 
 class AnalysisStatus(_Message):
-    """The answer to ``POST`` and ``GET /api/rooms/{code}/analysis``: how far the analysis is, and once done the
-    analysis (``chinchon/schemas/analysis.schema.json``)."""
+    """The answer to ``POST`` and ``GET`` of an analysis: how far it is, and once done the analysis
+    (``chinchon/schemas/analysis.schema.json``); ``room`` is the code of the match's room."""
 
-    code: str
+    room: str
     seat: int
     status: Literal["queued", "running", "done", "failed", "cancelled"]
     done: int
