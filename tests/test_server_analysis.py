@@ -141,7 +141,9 @@ def test_a_seat_not_in_the_match_is_refused() -> None:
 
 
 def test_the_analysis_of_a_finished_match_over_http(tmp_path: Path) -> None:
-    schema = json.loads(resources.files("chinchon").joinpath("schemas/analysis.schema.json").read_text("utf-8"))
+    schemas = resources.files("chinchon").joinpath("schemas")
+    schema = json.loads(schemas.joinpath("analysis.schema.json").read_text("utf-8"))
+    http_schema = json.loads(schemas.joinpath("protocol-http.schema.json").read_text("utf-8"))
     with running_server(database_url("sqlite", tmp_path)) as server:
         server.app.state.analyses.settings = Settings(playouts=20)
 
@@ -190,5 +192,9 @@ def test_the_analysis_of_a_finished_match_over_http(tmp_path: Path) -> None:
                 assert again.status_code == 200 and again.json()["analysis"] == answer["analysis"]
                 by_room = (await http.get(f"/api/rooms/{code}/analysis")).json()
                 assert by_room["analysis"] == answer["analysis"]
+                # Both routes name the match's game in the history, for the replay page.
+                assert by_room["game"] == answer["game"] == games[0]["id"]
+                for status in (queued.json(), answer, by_room):
+                    jsonschema.validate(status, http_schema["$defs"]["AnalysisStatus"])
 
         asyncio.run(run())

@@ -188,22 +188,24 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return refused(exc, request, 429 if exc.code == "rate_limited" else 404)
         return record
 
-    async def room_match(code: str, request: Request) -> tuple[str, dict[str, Any]]:
-        """The room's code and its latest finished match's record."""
+    async def room_match(code: str, request: Request) -> tuple[str, str | None, dict[str, Any]]:
+        """The room's code, the id of its latest game in the history, and its latest finished match's record."""
         if not limits.allow("lookup", address(request)):
             raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
         code = normal_code(code)[:16]
         record = await store.record(code)
         if record is None:
             raise Refused("not_over", N_("room {code} has no finished match"), code=code)
-        return code, record
+        return code, await players.latest_game(code), record
 
-    async def game_match(game_id: str, request: Request) -> tuple[str, dict[str, Any]]:
-        """The room's code and the record of a finished match of the history."""
+    async def game_match(game_id: str, request: Request) -> tuple[str, str | None, dict[str, Any]]:
+        """The room's code, the game's id, and the record of a finished match of the history."""
         found = await players.game(game_id[:16])
         if found is None or found[1] is None:
             raise Refused("no_game", N_("there is no finished match {game}"), game=game_id[:16])
-        return found[0].room, found[1]
+        return found[0].room, found[0].id, found[1]
+
+    Finding = Callable[[], Awaitable[tuple[str, str | None, dict[str, Any]]]]
 
     analysis_statuses = {
         "rate_limited": 429,
@@ -214,25 +216,24 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         "server_busy": 503,
     }
 
-    async def start_analysis(request: Request, match: Callable[[], Awaitable[tuple[str, dict[str, Any]]]]) -> Any:
+    async def start_analysis(request: Request, match: Finding) -> Any:
         try:
             payload = await body(request, AnalysisRequest)
-            room, record = await match()
-            status = analyses.start(room, payload.seat, record)
+            room, game, record = await match()
+            status = {**analyses.start(room, payload.seat, record), "game": game}
         except Refused as exc:
             return refused(exc, request, analysis_statuses.get(exc.code, 400))
         return JSONResponse(status, status_code=200 if status["status"] == "done" else 202)
 
-    async def read_analysis(
-        request: Request, match: Callable[[], Awaitable[tuple[str, dict[str, Any]]]], seat: str
-    ) -> Any:
+    async def read_analysis(request: Request, match: Finding, seat: str) -> Any:
         try:
             if not seat.isdigit() or len(seat) > 2:
                 raise Refused("bad_seat", N_("seat {seat} is not one of the seats of the match"), seat=seat[:8])
-            _room, record = await match()
-            status = analyses.status(record, int(seat))
-            if status is None:
+            _room, game, record = await match()
+            found = analyses.status(record, int(seat))
+            if found is None:
                 raise Refused("no_analysis", N_("no analysis of seat {seat} of this match was asked for"), seat=seat)
+            status = {**found, "game": game}
         except Refused as exc:
             return refused(exc, request, analysis_statuses.get(exc.code, 400))
         return status

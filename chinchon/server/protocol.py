@@ -115,9 +115,11 @@ class AnalysisRequest(_Message):
 
 class AnalysisStatus(_Message):
     """The answer to ``POST`` and ``GET`` of an analysis: how far it is, and once done the analysis
-    (``chinchon/schemas/analysis.schema.json``); ``room`` is the code of the match's room."""
+    (``chinchon/schemas/analysis.schema.json``); ``room`` is the code of the match's room, ``game`` its id in the
+    history (``/api/games/{id}``), if kept there."""
 
     room: str
+    game: str | None
     seat: int
     status: Literal["queued", "running", "done", "failed", "cancelled"]
     done: int
