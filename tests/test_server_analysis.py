@@ -98,8 +98,9 @@ def test_a_second_analysis_of_a_match_under_way_is_refused_and_a_flood_stays_wit
         pool.gate.set()
         await settle(queue)
         assert pool.most <= 3
-        done = [queue.status(records[i], 0) for i in range(3)]
-        assert [status["status"] if status else None for status in done] == ["done"] * 3
+        done = [queue.status(f"ROOM{i}", records[i], 0) for i in range(3)]
+        assert [status["status"] for status in done] == ["done"] * 3
+        assert queue.status("ROOM9", records[9], 0)["status"] == "none"
         # Done: asking again answers at once with the analysis; now another room has room in the queue.
         assert queue.start("ROOM0", 0, records[0])["status"] == "done"
         assert queue.start("ROOM5", 0, records[5])["status"] == "queued"
@@ -118,8 +119,8 @@ def test_an_analysis_nobody_waits_for_is_cancelled_and_frees_its_place() -> None
         await asyncio.sleep(0.2)  # nobody asks how it goes
         pool.gate.set()
         await settle(queue)
-        status = queue.status(first, 0)
-        assert status is not None and status["status"] == "cancelled" and status["analysis"] is None
+        status = queue.status("ROOM0", first, 0)
+        assert status["status"] == "cancelled" and status["analysis"] is None
         assert pool.calls <= 1
         # Its place is free again.
         assert queue.start("ROOM1", 0, record(4))["status"] == "queued"
@@ -177,7 +178,7 @@ def test_the_analysis_of_a_finished_match_over_http(tmp_path: Path) -> None:
                 assert (await http.post(game, json={"seat": 9})).status_code == 400
                 assert (await http.get(game, params={"seat": "x"})).json()["error"]["code"] == "bad_seat"
                 missing = await http.get(game, params={"seat": 1})
-                assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_analysis"
+                assert missing.status_code == 200 and missing.json()["status"] == "none"
                 unknown = await http.get("/api/games/nothing/analysis")
                 assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "no_game"
                 while True:

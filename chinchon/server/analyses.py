@@ -122,11 +122,11 @@ class AnalysisQueue:
         self._forget()
         return entry.view()
 
-    def status(self, record: Mapping[str, Any], seat: int) -> dict[str, Any] | None:
-        """The analysis of ``seat`` in this record as it stands (someone is waiting for it), or ``None``."""
+    def status(self, room: str, record: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """The analysis of ``seat`` in this record as it stands (someone is waiting for it): ``none`` if not asked."""
         entry = self.entries.get((digest(record), seat))
         if entry is None:
-            return None
+            return _Entry(room, seat, status="none").view()
         entry.waited = time.monotonic()
         return entry.view()
 

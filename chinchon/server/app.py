@@ -211,7 +211,6 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         "rate_limited": 429,
         "not_over": 404,
         "no_game": 404,
-        "no_analysis": 404,
         "analysis_running": 409,
         "server_busy": 503,
     }
@@ -229,11 +228,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         try:
             if not seat.isdigit() or len(seat) > 2:
                 raise Refused("bad_seat", N_("seat {seat} is not one of the seats of the match"), seat=seat[:8])
-            _room, game, record = await match()
-            found = analyses.status(record, int(seat))
-            if found is None:
-                raise Refused("no_analysis", N_("no analysis of seat {seat} of this match was asked for"), seat=seat)
-            status = {**found, "game": game}
+            room, game, record = await match()
+            status = {**analyses.status(room, record, int(seat)), "game": game}
         except Refused as exc:
             return refused(exc, request, analysis_statuses.get(exc.code, 400))
         return status

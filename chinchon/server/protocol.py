@@ -68,7 +68,6 @@ ErrorCode = Literal[
     "bad_origin",
     "unsupported_media_type",
     "analysis_running",
-    "no_analysis",
 ]
 """The codes of typed errors; the message beside a code is in the seat's language."""
 
@@ -121,7 +120,7 @@ class AnalysisStatus(_Message):
     room: str
     game: str | None
     seat: int
-    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    status: Literal["none", "queued", "running", "done", "failed", "cancelled"]
     done: int
     total: int
     analysis: dict[str, Any] | None

@@ -69,6 +69,8 @@ const state = {
   pageData: null,
   pageError: null,
   replayStep: 0,
+  // The analysis shown in the replay: {game, seat, status, done, total, doc, error}, or null.
+  analysis: null,
 };
 
 // -- drawing ---------------------------------------------------------------------------------
