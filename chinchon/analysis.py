@@ -1052,7 +1052,16 @@ def print_analysis(analysis: Analysis, console: Console) -> None:
     )
     if settings.seconds > 0:
         line(_("At most {seconds} s a decision: another run may differ.").format(seconds=f"{settings.seconds:g}"))
-    headers = [_("Action"), _("Turn"), _("Played"), _("Best"), _("Cost"), _("Match"), _("Mark"), _("Hindsight")]
+    headers = [
+        pgettext("analysis column", "Action"),
+        pgettext("analysis column", "Turn"),
+        pgettext("analysis column", "Played"),
+        pgettext("analysis column", "Best"),
+        pgettext("analysis column", "Cost"),
+        pgettext("analysis column", "Match"),
+        pgettext("analysis column", "Mark"),
+        pgettext("analysis column", "Hindsight"),
+    ]
     order = slice(None, None, -1 if rtl else 1)
     by_deal: dict[int, list[Decision]] = {}
     for decision in analysis.decisions:
@@ -1063,7 +1072,7 @@ def print_analysis(analysis: Analysis, console: Console) -> None:
         line(_("Deal {number}").format(number=deal_summary["deal"]))
         table = Table(box=None, pad_edge=False, show_edge=False)
         for header in headers[order]:
-            numeric = not rtl and header in (_("Action"), _("Turn"), _("Cost"), _("Match"))
+            numeric = not rtl and header in (headers[0], headers[1], headers[4], headers[5])
             table.add_column(for_terminal(header), justify="right" if numeric or rtl else "left")
         for decision in decisions:
             hindsight = ""
