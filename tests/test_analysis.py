@@ -281,3 +281,14 @@ def test_the_command_names_an_unreadable_or_broken_record(tmp_path: Path) -> Non
 
 def test_every_mark_is_named() -> None:
     assert MARKS == ("best", "inaccuracy", "mistake", "blunder")
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_every_preset_with_three_seats_is_analysed(preset: str, schema: dict[str, Any]) -> None:
+    match = play(["simple", "greedy", "simple:noise=0.5"], seed=4, rules=Rules.preset(preset), deals=1)
+    seat = Rules.presets().index(preset) % 3
+    analysis = analyse(match.record(), seat, Settings(playouts=12))
+    jsonschema.validate(analysis.to_dict(), schema)
+    _, found = positions(match.record(), seat)
+    assert [d.number for d in analysis.decisions] == [p.number for p in found] and found
+    assert all(d.mark in MARKS and (d.cost is None or d.cost >= 0) for d in analysis.decisions)
