@@ -6,7 +6,8 @@ the analysis gives the action played, the best action found, and what the
 difference cost, judged from what the seat could know when it decided: its
 :class:`~chinchon.observation.Observation`, the hidden cards dealt again as
 the search bots deal them (:func:`chinchon.bots.playout.sample_deal`), never
-the true hands. A second column says what hindsight shows on the true cards.
+the true hands. A second column says what hindsight shows: the same
+playouts on the true cards, the showdown played by the engine.
 
 **How a decision is judged.** A draw and a discard (or close) are judged by
 paired playouts: on each sampled deal every candidate move is played, then
@@ -45,14 +46,14 @@ is at stake, in chance (:data:`CHANCE_MARKS`), whichever is worse.
 **Determinism and budget.** Each decision's playouts come from a random
 source seeded by the analysis seed and the decision's number, so the
 analysis is the same for a seed however its work is split (``jobs``, a
-Dask cluster); the budget is ``playouts`` a decision (played moves, not
-time). ``seconds`` caps each decision's time on top; an analysis that hits
+Dask cluster); the budget is ``playouts`` a decision (a playout is one
+candidate played out on one sampled deal), not time. ``seconds`` caps each decision's time on top; an analysis that hits
 that cap may differ from run to run, and says so.
 
->>> from chinchon.game import Match
+>>> from chinchon.game import Match, Rules
 >>> from chinchon.bots import make_bot
 >>> import random
->>> match = Match(["Ana", "Bea"], seed=3)
+>>> match = Match(["Ana", "Bea"], Rules.preset("fournier", limit=10), seed=3)
 >>> bots, rng = [make_bot("simple"), make_bot("greedy")], random.Random(3)
 >>> while not match.over:
 ...     seat = match.to_move
