@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chinchon.analysis import Analysis, Settings, analyse_many
+from chinchon.analysis import MARKS, Settings, analyse_many
 from chinchon.arena import board_decks, parse_lineup
 from chinchon.bots import make_bot
 from chinchon.match import Match
@@ -66,22 +66,35 @@ def _folder(out: Path, spec: str) -> Path:
     return out / spec.replace(":", "_").replace(",", "_").replace("=", "-")
 
 
-def summary(analyses: list[Analysis]) -> dict[str, Any]:
-    """The bot's figures over its analysed matches."""
-    decisions = [d for a in analyses for d in a.decisions]
-    costs = [d.cost for d in decisions if d.cost is not None]
-    chances = [d.chance_cost for d in decisions if d.chance_cost is not None]
-    marks = {mark: sum(1 for d in decisions if d.mark == mark) for mark in ("best", "inaccuracy", "mistake", "blunder")}
+def summary(analyses: list[dict[str, Any]]) -> dict[str, Any]:
+    """The bot's figures over its analysed matches (analysis documents)."""
+    decisions = [d for a in analyses for d in a["decisions"]]
+    costs = [d["cost"] for d in decisions if d["cost"] is not None]
+    chances = [d["chance_cost"] for d in decisions if d["chance_cost"] is not None]
+    marks = {mark: sum(1 for d in decisions if d["mark"] == mark) for mark in MARKS}
     count = len(decisions)
     return {
         "matches": len(analyses),
         "decisions": count,
         "mean_cost": sum(costs) / len(costs) if costs else 0.0,
         "best_share": marks["best"] / count if count else 0.0,
+        "marks": marks,
         "per_100": {mark: 100 * n / count if count else 0.0 for mark, n in marks.items() if mark != "best"},
         "mean_chance_cost": sum(chances) / len(chances) if chances else 0.0,
-        "won": sum(1 for a in analyses if a.winner == 0),
+        "won": sum(1 for a in analyses if a["winner"] == 0),
     }
+
+
+def analysed(folder: Path, boards: int, settings: Settings, jobs: int) -> tuple[list[dict[str, Any]], float]:
+    """The analysis documents of a bot's records, those missing made (and kept beside them); the seconds taken."""
+    missing = [board for board in range(boards) if not (folder / f"{board}.analysis.json").exists()]
+    started = time.perf_counter()
+    if missing:
+        records = [loads((folder / f"{board}.json").read_text("utf-8")) for board in missing]
+        for board, analysis in zip(missing, analyse_many(records, 0, settings, jobs=jobs), strict=True):
+            (folder / f"{board}.analysis.json").write_text(json.dumps(analysis.to_dict()), encoding="utf-8")
+    elapsed = time.perf_counter() - started
+    return [json.loads((folder / f"{b}.analysis.json").read_text("utf-8")) for b in range(boards)], elapsed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=None, help="the analysis budget (default: the analysis's)")
     parser.add_argument("--out", type=Path, required=True, help="where the records and the figures are kept")
     parser.add_argument("--play-only", action="store_true", help="play the missing records, analyse nothing")
+    parser.add_argument("--no-play", action="store_true", help="analyse the records there are, play none")
     args = parser.parse_args(argv)
     specs = parse_lineup(args.bots)
     jobs = []
@@ -103,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         for board in range(args.boards):
             path = folder / f"{board}.json"
-            if not path.exists():
+            if not path.exists() and not args.no_play:
                 jobs.append((spec, args.opponent, args.rules, args.seed, board, str(path)))
     started = time.perf_counter()
     if jobs:
@@ -116,13 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings() if args.playouts is None else Settings(playouts=args.playouts)
     results: dict[str, Any] = {}
     for spec in specs:
-        folder = _folder(args.out, spec)
-        records = [loads((folder / f"{board}.json").read_text("utf-8")) for board in range(args.boards)]
-        started = time.perf_counter()
-        analyses = analyse_many(records, 0, settings, jobs=args.jobs)
-        elapsed = time.perf_counter() - started
-        results[spec] = {**summary(analyses), "analysis_seconds": elapsed}
-        (folder / "analyses.json").write_text(json.dumps([a.to_dict() for a in analyses]), encoding="utf-8")
+        documents, elapsed = analysed(_folder(args.out, spec), args.boards, settings, args.jobs)
+        results[spec] = {**summary(documents), "analysis_seconds": elapsed}
         print(f"analysed {spec} in {elapsed:.0f} s", file=sys.stderr)
     (args.out / "figures.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     header = ("bot", "decisions", "points/decision", "best", "inacc.", "mist.", "blund.", "chance")
