@@ -54,9 +54,11 @@ export function decisionSteps(steps) {
 }
 
 function costText(d) {
-  if (d.cost === null) return _("{percent}% of the chance to win the match", { percent: (100 * (d.chance_cost || 0)).toFixed(1) });
-  if (d.exact) return _("{points} points, exactly", { points: d.cost.toFixed(0) });
-  return _("{points} points", { points: d.cost.toFixed(1) });
+  const chance = d.chance_cost ? _("{percent}% of the chance to win the match", { percent: (100 * d.chance_cost).toFixed(1) }) : null;
+  if (d.cost === null) return chance || "0";
+  const points = d.exact ? _("{points} points, exactly", { points: d.cost.toFixed(0) })
+    : _("{points} points", { points: d.cost.toFixed(1) });
+  return chance ? `${points} · ${chance}` : points;
 }
 
 const W = 600, H = 120, PAD = 6, TOP = 15;
