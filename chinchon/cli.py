@@ -79,6 +79,7 @@ COMMAND_ORDER = ("play", "replay", "analyze", "rules", "solve", "arena", "bench"
 PLACEHOLDERS = {
     "--bot-delay": "SECONDS",
     "--bot-workers": "N",
+    "--budget": "SECONDS",
     "--connections-per-address": "N",
     "--db": "URL",
     "--grace": "SECONDS",
@@ -95,12 +96,14 @@ PLACEHOLDERS = {
     "--origin": "ORIGIN",
     "--output": "FILE",
     "--players": "N",
+    "--playouts": "N",
     "--port": "PORT",
     "--request-timeout": "SECONDS",
     "--rooms-per-minute": "N",
     "--rule": "NAME=VALUE",
     "--rules": "PRESET",
     "--scheduler": "ADDRESS",
+    "--seat": "N",
     "--seatings": "SCHEME",
     "--seconds": "SECONDS",
     "--seed": "N",
@@ -753,11 +756,12 @@ def _read_record(file: str) -> dict[str, Any]:
         _fail(f"{file}: {translate_error(exc)}")
 
 
-@app.command(short_help="Every decision of a seat in a recorded match, rated by the search.")
+@app.command(cls=_Command, short_help="Every decision of a seat in a recorded match, rated by the search.")
 def analyze(
     files: Annotated[
         list[str] | None,
         typer.Argument(
+            metavar="RECORD...",
             help="Game records (JSON), as `chinchon play` saves them or the server gives them (default: the last"
             " match saved, with the seat you played).",
             show_default=False,
