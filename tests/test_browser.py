@@ -19,7 +19,7 @@ from chinchon.bots.registry import LEVELS
 from chinchon.rules import Rules
 from chinchon.server import client
 from chinchon.server.hub import Connection, frame
-from tests.server_support import Running, has_options, running_server
+from tests.server_support import ACTED, Running, acted, action_text, has_options, running_server
 from tests.test_server_leak import LeakWatch, cards_in
 
 CHROMIUM = Path(client.CHROMIUM)
@@ -229,11 +229,10 @@ def _next_action(server: Running, person: Person, since: int) -> str:
     room = _room_of(server, person)
     seat = next(s.index for s in room.seats if s.kind == "person")
     deadline = time.monotonic() + MATCH_SECONDS
-    while not (mine := [e for e in list(room.buffer) if e["n"] > since and e["seat"] == seat]):
+    while not (mine := [e.event for e in room.kept() if e.n > since and acted(e.message(None, "en"), seat)]):
         assert time.monotonic() < deadline, "the person's move never reached the server"
         time.sleep(0.05)
-    assert mine[0]["kind"] == "action", mine[0]
-    return str(mine[0]["action"])
+    return action_text(mine[0])
 
 
 def _english_suit(card: str) -> str:
@@ -275,7 +274,17 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
         kind, text = get(f"/static/{name}")
         assert "javascript" in kind, (name, kind)
         modules += re.findall(r'from "\./([\w.]+\.js)"', text)
-    assert seen == {"app.js", "dom.js", "i18n.js", "render.js", "cards.js", "account.js", "pages.js", "analysis.js"}
+    assert seen == {
+        "app.js",
+        "dom.js",
+        "i18n.js",
+        "render.js",
+        "cards.js",
+        "account.js",
+        "pages.js",
+        "state.js",
+        "analysis.js",
+    }
     arabic = json.loads(get("/api/i18n/ar")[1])
     assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
     assert arabic["Play now against bots"] not in ("", "Play now against bots")
@@ -400,19 +409,23 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
 
 
 def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(server: Running, browser: Any) -> None:
-    """The page leaves the last match's moves behind at a view of the next match, rematch event or not: a resync
-    sends only the view once the server no longer keeps the events missed (a restart, or too many of them)."""
+    """The page leaves the last match's moves behind at the next match, rematch event or not: an event lost (a gap
+    in the numbers) makes the page ask for the whole view again, as it does when the server keeps the events
+    missed no more (a restart, or too many of them)."""
     person = Person(browser, server.base, DESKTOP)
     dropped: list[str] = []
+    views: list[int] = []
 
     def without_rematch_events(page_side: Any) -> None:
         server_side = page_side.connect_to_server()
 
         def forward(message: str | bytes) -> None:
             event = json.loads(message)
-            if event.get("type") == "event" and event.get("kind") == "rematch":
-                dropped.append(event["kind"])
+            if event.get("type") == "event" and event["event"]["kind"] == "rematch":
+                dropped.append(event["event"]["kind"])
             else:
+                if event.get("type") == "view":
+                    views.append(event["state"])
                 page_side.send(message)
 
         server_side.on_message(forward)
@@ -431,8 +444,11 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
         person.page.wait_for_selector("[data-over]", state="detached")
         _a_persons_turn(person)
         assert dropped == ["rematch"]
-        rematch = max(e["n"] for e in room.buffer if e["kind"] == "rematch")
-        since = [e for e in room.buffer if e["n"] > rematch and e["kind"] == "action"]
+        rematch = max(e.n for e in room.kept() if e.event["kind"] == "rematch")
+        # The moves told after the whole view the page asked for (those before it are in that view's state).
+        resynced = views[-1]
+        assert resynced > rematch
+        since = [e for e in room.kept() if e.n > resynced and e.event["kind"] in ACTED]
         person.page.click("[data-action=history]")
         person.page.wait_for_selector("[role=dialog]")
         shown = person.page.locator("ol.log li").count()
@@ -803,14 +819,16 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
                 "() => [document.querySelector('.status')?.dataset.state ?? null,"
                 " [...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card), window.chinchonFrames]"
             )
-            views = [m for m in map(json.loads, received) if m["type"] == "view" and m["game"] is not None]
-            next_deal = next_deal or any(v["game"]["previous_result"] is not None for v in views)
+            told = [m for m in map(json.loads, received) if m["type"] in ("view", "event")]
+            next_deal = next_deal or any(
+                m["type"] == "event" and m["event"]["kind"] == "deal_started" and m["event"]["number"] >= 2
+                for m in told
+            )
             if drawn is None:
                 continue
-            # The page shows the cards of the view it drew (its state), and no other.
-            view = [v for v in views if v["state"] == int(drawn)][-1]
-            named = {str(card) for card in cards_in(view)}
-            assert set(cards) - {"back"} <= named, (set(cards) - {"back"} - named, view)
+            # The page shows cards it was told of (each frame checked below), and no other.
+            named = {str(card) for card in cards_in(told)}
+            assert set(cards) - {"back"} <= named, set(cards) - {"back"} - named
             assert len(watcher.page.query_selector_all(".opponent")) == 2
             samples += 1
         assert samples >= 6 and (next_deal or watcher.visible("[data-over]")), (samples, next_deal)

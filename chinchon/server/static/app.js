@@ -6,6 +6,7 @@ import { render, legal } from "./render.js";
 import { cardKey } from "./cards.js";
 import { accountSeat, changeHeaders, currentAccount } from "./account.js";
 import { pageActions, pageRoute } from "./pages.js";
+import { VERSION, actionText, applyEvent, follows, happenedAfter } from "./state.js";
 
 const saved = {
   get(key, fallback) {
@@ -43,6 +44,8 @@ const state = {
   lobbyChat: [],
   chat: [],
   log: [],
+  // What just happened, newest last: each event applied since the last whole view (state.js), for animations.
+  happened: [],
   // The match the log's moves belong to; undefined from a start or rematch event until the next view names it.
   logMatch: undefined,
   chatText: "",
@@ -130,6 +133,8 @@ function reconcile(order, hand) {
 // -- the connection --------------------------------------------------------------------------
 
 let socket = null;
+// The events of an action folded so far: the page shows the state an action settles in, not the steps between.
+let folding = null;
 let hello = null;
 let lastEvent = null;
 let retries = 0;
@@ -152,16 +157,19 @@ function open() {
   }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   socket = ws;
+  folding = null;
   update({ conn: "connecting" });
   ws.onopen = () => {
     retries = 0;
     lastHeard = Date.now();
     update({ conn: "open" });
-    const message = { ...hello, lang: state.lang };
-    if (message.room && lastEvent !== null) message.last_event = lastEvent;
+    const message = { ...hello, version: VERSION, lang: state.lang };
+    // With the state kept, the server sends the events missed (or the whole view when it keeps them no more).
+    if (message.room && lastEvent !== null && state.view && state.view.room === message.room) message.last_event = lastEvent;
     ws.send(JSON.stringify(message));
   };
   ws.onmessage = (e) => {
+    if (socket !== ws) return; // a socket being replaced (a resync): its last frames are not this state's
     lastHeard = Date.now();
     let message;
     try {
@@ -194,8 +202,39 @@ function disconnect() {
   }
 }
 
-function setView(view) {
+/** Start again from the server's whole view: a hello without the last event (a gap in the events). */
+function resync() {
+  lastEvent = null;
+  open();
+}
+
+function onEvent(m) {
+  if (!follows(folding || state.view, m)) {
+    resync();
+    return;
+  }
+  const e = m.event;
+  const changes = { happened: happenedAfter(state.happened, m) };
+  const text = actionText(e);
+  if (text !== null) {
+    // The card taken from the discard pile is in the event; the log reads it as before.
+    const entry = { n: m.n, kind: "action", seat: e.seat, action: text, card: e.kind === "drew" ? e.card : undefined, text: m.text };
+    changes.log = state.log.concat([entry]).slice(-40);
+  } else if (e.kind === "start" || e.kind === "rematch") {
+    Object.assign(changes, { log: [], logMatch: undefined });
+  }
+  update(changes);
+  folding = applyEvent(folding || state.view, m);
+  if (m.settled) {
+    const view = folding;
+    folding = null;
+    setView(view);
+  }
+}
+
+function setView(view, whole = false) {
   lastEvent = view.state;
+  if (whole) state.happened = [];
   if (state.view && state.view.room === view.room && state.view.seat !== null && view.seat === null) {
     saved.remove(`seat.${view.room}`); // removed from the seat: the token holds nothing now
   }
@@ -246,17 +285,10 @@ function receive(m) {
       update({ role: m.role });
       break;
     case "view":
-      setView(m);
+      setView(m, true);
       break;
     case "event":
-      lastEvent = Math.max(lastEvent || 0, m.n);
-      if (m.kind === "action" && m.action) {
-        // The card taken from the discard pile is its top card in the view before this event.
-        const pile = state.view && state.view.game ? state.view.game.discard_pile : [];
-        const entry = m.action === "draw discard" && pile.length ? { ...m, card: pile[pile.length - 1] } : m;
-        update({ log: state.log.concat([entry]).slice(-40) });
-      }
-      else if (m.kind === "start" || m.kind === "rematch") update({ log: [], logMatch: undefined });
+      onEvent(m);
       break;
     case "presence":
       if (state.view && state.view.room === m.room) {
@@ -277,6 +309,10 @@ function receive(m) {
       if (typeof m.t === "number") update({ clockSkew: m.time - (Date.now() / 1000 + m.t) / 2 });
       break;
     case "error":
+      if (m.code === "bad_version") {
+        location.reload(); // a page older than the server: its new files speak the server's version
+        return;
+      }
       if (m.code === "bad_token" && state.route.page === "room") {
         saved.remove(`seat.${state.route.code}`);
         disconnect();
@@ -506,7 +542,7 @@ const actions = {
     if (!text) return;
     if (state.route.page === "home" && hello && hello.name !== playerName()) {
       hello = { type: "hello", name: playerName() };
-      send(hello);
+      send({ ...hello, version: VERSION, lang: state.lang });
     }
     if (send({ type: "chat", text })) update({ chatText: "" });
   },
