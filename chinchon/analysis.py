@@ -209,7 +209,8 @@ class Decision:
     """One decision of the seat, rated.
 
     ``number`` is the action's number in the match (from 1, every seat's
-    actions counted); ``played`` and ``best`` are actions as text
+    actions counted), ``event`` the number of the public event that tells it
+    (:meth:`~chinchon.match.Match.events`); ``played`` and ``best`` are actions as text
     (:func:`~chinchon.actions.parse_action` reads them back); ``cost`` is in
     points of the deal (``None`` for a re-entry, which is judged by the
     match alone), with its standard ``error`` (``None`` when ``exact``);
@@ -220,6 +221,7 @@ class Decision:
     """
 
     number: int
+    event: int
     deal: int
     turn: int
     seat: int
@@ -242,6 +244,7 @@ class Decision:
         """The decision as JSON."""
         return {
             "number": self.number,
+            "event": self.event,
             "deal": self.deal,
             "turn": self.turn,
             "kind": self.kind,
@@ -298,6 +301,7 @@ class Position:
     legal: tuple[Action, ...]
     played: Action
     truth: Deal | None = field(default=None, compare=False, repr=False)
+    event: int = 0
 
 
 def positions(record: Mapping[str, Any], seat: int) -> tuple[Match, list[Position]]:
@@ -314,12 +318,18 @@ def positions(record: Mapping[str, Any], seat: int) -> tuple[Match, list[Positio
         def apply(self, action: Action, seat: int | None = None) -> None:
             number = next(count)
             mover = self.to_move
+            met: tuple[Observation, tuple[Action, ...], Deal | None] | None = None
             if mover == wanted and not self.over:
                 legal = tuple(self.legal_actions())
                 if len(legal) > 1:
-                    truth = self.deal.copy() if not self.reentry_pending else None
-                    found.append(Position(number, self.observation(mover), legal, action, truth))
+                    met = (self.observation(mover), legal, self.deal.copy() if not self.reentry_pending else None)
+            before = len(self.events())
             super().apply(action, seat)
+            if met is not None:
+                # The action's own event: a draw may first tell that the stock was rebuilt.
+                told = self.events(before)
+                first = next((i for i, e in enumerate(told) if getattr(e, "seat", None) == mover), 0)
+                found.append(Position(number, met[0], met[1], action, met[2], event=before + first + 1))
 
     wanted = seat
     seats = record.get("seats") if isinstance(record, Mapping) else None
@@ -369,6 +379,7 @@ def _decision(position: Position, **fields: Any) -> Decision:
     observation = position.observation
     return Decision(
         number=position.number,
+        event=position.event,
         deal=observation.deal_number,
         turn=observation.turn,
         seat=observation.seat,

@@ -292,3 +292,10 @@ def test_every_preset_with_three_seats_is_analysed(preset: str, schema: dict[str
     _, found = positions(match.record(), seat)
     assert [d.number for d in analysis.decisions] == [p.number for p in found] and found
     assert all(d.mark in MARKS and (d.cost is None or d.cost >= 0) for d in analysis.decisions)
+    # Each decision names the public event that tells its action: the seat's own, of the action's kind.
+    told = match.events()
+    kinds = {"draw": "drew", "discard": "discarded", "close": "closed", "show": "showed", "layoff": "laid_off"}
+    kinds |= {"pass": "passed", "reentry": "re_entered"}
+    assert [(told[d.event - 1].kind, getattr(told[d.event - 1], "seat", None)) for d in analysis.decisions] == [
+        (kinds[d.kind], seat) for d in analysis.decisions
+    ]

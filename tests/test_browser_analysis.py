@@ -53,12 +53,12 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-def _action_steps(steps: list[dict[str, Any]]) -> dict[int, int]:
-    """The replay's step of each action of the match (the n-th action is the n-th "action" step)."""
-    at: dict[int, int] = {}
-    for index, step in enumerate(steps):
-        if step["kind"] == "action":
-            at[len(at) + 1] = index
+def _action_steps(steps: list[dict[str, Any]], decisions: list[dict[str, Any]], seat: int) -> dict[int, int]:
+    """The replay's step of each decision (a step for each public event after the match's start), checked to be
+    the seat's own action."""
+    at = {d["number"]: d["event"] - 2 for d in decisions}
+    assert all(steps[at[d["number"]]]["seat"] == seat for d in decisions)
+    assert {steps[i]["kind"] for i in at.values()} <= {"drew", "discarded", "closed", "showed", "laid_off", "passed"}
     return at
 
 
@@ -79,7 +79,7 @@ def test_the_replay_shows_each_decisions_mark_the_better_move_and_the_graph(serv
         bars = person.page.evaluate(
             "[...document.querySelectorAll('.cost-bar')].map((b) => [b.getAttribute('class'), b.dataset.step])"
         )
-        at = _action_steps(replay["steps"])
+        at = _action_steps(replay["steps"], decisions, 0)
         assert [(f"cost-bar mark-{d['mark']}", str(at[d["number"]])) for d in decisions] == [
             (cls.replace(" current", ""), step) for cls, step in bars
         ]

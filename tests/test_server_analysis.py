@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -62,6 +63,18 @@ class GatedPool(BotPool):
             return await super().run(function, argument)
         finally:
             self.now -= 1
+
+
+class HeldPool(BotPool):
+    """A pool whose work waits until the test lets it go (a gate another thread may open)."""
+
+    def __init__(self) -> None:
+        super().__init__(1, "thread")
+        self.gate = threading.Event()
+
+    async def run(self, function: Callable[[T], R], argument: T) -> R:
+        await asyncio.to_thread(self.gate.wait, 120)
+        return await super().run(function, argument)
 
 
 async def settle(queue: AnalysisQueue, timeout: float = 120.0) -> None:
@@ -147,6 +160,9 @@ def test_the_analysis_of_a_finished_match_over_http(tmp_path: Path) -> None:
     http_schema = json.loads(schemas.joinpath("protocol-http.schema.json").read_text("utf-8"))
     with running_server(database_url("sqlite", tmp_path)) as server:
         server.app.state.analyses.settings = Settings(playouts=20)
+        held = HeldPool()
+        server.app.state.analyses.pool.close()
+        server.app.state.analyses.pool = held  # the analysis stays under way until the refusals are checked
 
         async def run() -> None:
             async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
@@ -181,6 +197,7 @@ def test_the_analysis_of_a_finished_match_over_http(tmp_path: Path) -> None:
                 assert missing.status_code == 200 and missing.json()["status"] == "none"
                 unknown = await http.get("/api/games/nothing/analysis")
                 assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "no_game"
+                held.gate.set()
                 while True:
                     answer = (await http.get(game, params={"seat": 0})).json()
                     if answer["status"] not in ("queued", "running"):

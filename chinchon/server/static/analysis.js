@@ -43,15 +43,14 @@ export function adviceText(action, top) {
   }
 }
 
-/** The replay's step of each decision: the n-th action of the match is its n-th "action" step. */
-export function decisionSteps(steps) {
-  const at = new Map();
-  let n = 0;
-  steps.forEach((step, i) => {
-    if (step.kind === "action") at.set(++n, i);
-  });
-  return at;
+/** The replay's step of each decision, by its number: the replay has a step for each public event after the
+ * match's start (the event numbered 2 is step 0). */
+export function decisionSteps(doc) {
+  return new Map(doc.decisions.map((d) => [d.number, d.event - 2]));
 }
+
+/** The kinds of the events that tell a seat's own action. */
+const ACTED = new Set(["drew", "discarded", "closed", "showed", "laid_off", "passed", "re_entered"]);
 
 function costText(d) {
   const chance = d.chance_cost ? _("{percent}% of the chance to win the match", { percent: (100 * d.chance_cost).toFixed(1) }) : null;
@@ -131,7 +130,7 @@ export function analysisPanel(s, a, replay, i) {
     return h("section", { class: "analysis panel-line", "data-analysis": state.status }, h("span", null, why), picker, ask);
   }
   const doc = state.doc;
-  const at = decisionSteps(replay.steps);
+  const at = decisionSteps(doc);
   const step = replay.steps[i];
   let number = null;
   for (const [n, k] of at) if (k === i) number = n;
@@ -148,7 +147,7 @@ export function analysisPanel(s, a, replay, i) {
         : [_("Better: {action}", { action: adviceText(decision.best, decision.top) }), " · ",
           _("it cost {cost}", { cost: costText(decision) })])
       : h("p", { class: "decision muted", "data-mark": "" },
-        step && step.seat === doc.seat && step.kind === "action" ? _("No choice here.") : _("Step to one of {name}'s moves to see it rated.", { name: seats[doc.seat] })),
+        step && step.seat === doc.seat && ACTED.has(step.kind) ? _("No choice here.") : _("Step to one of {name}'s moves to see it rated.", { name: seats[doc.seat] })),
     costGraph(doc, at, number, a));
 }
 
