@@ -274,7 +274,17 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
         kind, text = get(f"/static/{name}")
         assert "javascript" in kind, (name, kind)
         modules += re.findall(r'from "\./([\w.]+\.js)"', text)
-    assert seen == {"app.js", "dom.js", "i18n.js", "render.js", "cards.js", "account.js", "pages.js", "state.js"}
+    assert seen == {
+        "app.js",
+        "dom.js",
+        "i18n.js",
+        "render.js",
+        "cards.js",
+        "account.js",
+        "pages.js",
+        "state.js",
+        "analysis.js",
+    }
     arabic = json.loads(get("/api/i18n/ar")[1])
     assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
     assert arabic["Play now against bots"] not in ("", "Play now against bots")

@@ -72,6 +72,8 @@ const state = {
   pageData: null,
   pageError: null,
   replayStep: 0,
+  // The analysis shown in the replay: {game, seat, status, done, total, doc, error}, or null.
+  analysis: null,
 };
 state.form.bot_level = currentLevel(state.form.bot_level);  // a form saved with an old level's name
 

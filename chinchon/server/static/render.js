@@ -575,6 +575,8 @@ function overPanel(s, a, g) {
       : _("{name} won the match.", { name: seatName(s, winner) })),
     h("div", { class: "row" },
       mine !== null ? button(_("Rematch"), () => a.rematch(), { cls: "primary big", action: "rematch" }) : null,
+      mine !== null ? button(_("Analyse"), () => a.analyseRoom(s.view.room, mine), { action: "analyse-room",
+        title: _("Every decision of yours rated by the search, in the replay") }) : null,
       button(_("Home"), () => a.goHome(), { action: "home" })),
     g.result ? [h("h3", null, _("The last deal")), resultBody(s, g, g.result)] : [scoreBars(s, g), chart(s)]);
 }
