@@ -91,6 +91,26 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
 from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
+from chinchon.events import (
+    Closed,
+    DealEnded,
+    DealStarted,
+    Discarded,
+    Drew,
+    Event,
+    LaidOff,
+    MatchEnded,
+    MatchStarted,
+    Passed,
+    PrivateEvent,
+    ReEntered,
+    ReEntryAsked,
+    Showed,
+    StockRebuilt,
+    YouDrew,
+    YouPutFaceDown,
+    YouWereDealt,
+)
 from chinchon.i18n import _, ngettext
 from chinchon.match import Match
 from chinchon.observation import Observation, Phase, TableMeld
@@ -520,6 +540,22 @@ class SeatEncoder:
         self._seen_phase: Phase | None = None
         self._seen_deciding = False
         self._seen_stock = -1
+        self._followed: Match | None = None
+        self._since = 0
+        self._mode: str | None = None
+        self._scores_now: list[int] = []
+        self._pending_now: list[int] = []
+        self._clear_deal()
+
+    def _clear_deal(self) -> None:
+        """The event-fed state of a deal, before its start."""
+        self._sizes_now = [0] * self.players
+        self._seats_now: tuple[int, ...] = ()
+        self._next_of: dict[int, int] = {}
+        self._pile_now: list[int] = []
+        self._stock_now = 0
+        self._phase_now = Phase.OVER
+        self._mover_now: int | None = None
 
     def _clear_cards(self) -> None:
         """Empty the card blocks for a new deal."""
@@ -572,6 +608,10 @@ class SeatEncoder:
                 other=obs.seat,
                 count=obs.players,
             )
+        if self._mode != "observe":
+            if self._mode is not None:
+                self.reset()
+            self._mode = "observe"
         if deal_number != self._deal or len(obs.discards) < self._seen_discards:
             self._clear_cards()
             self._deal = deal_number
@@ -730,21 +770,31 @@ class SeatEncoder:
             mv[start + k] = left if left > 0.0 else 0.0
 
     def _public(self, obs: Observation, scores: Sequence[int], to_move: int | None, pending: Sequence[int]) -> None:
+        """The seat blocks, the phase and the stock of an observation: rewritten when they changed."""
+        self._scalars(obs.hand_sizes, tuple(scores), obs.seats, to_move, obs.phase, bool(pending), obs.stock_size)
+
+    def _scalars(
+        self,
+        sizes: tuple[int, ...],
+        scores: tuple[int, ...],
+        seats: tuple[int, ...],
+        to_move: int | None,
+        phase: Phase,
+        deciding: bool,
+        stock: int,
+    ) -> None:
         """The seat blocks, the phase and the stock: rewritten when they changed."""
         mv = self._mv
         rel = self._rel
-        sizes = obs.hand_sizes
         if sizes != self._seen_sizes:
             for seat, size in enumerate(sizes):
                 mv[self._sizes + rel[seat]] = min(size / 11, 1.0)
             self._seen_sizes = sizes
-        scores = tuple(scores)
         if scores != self._seen_scores:
             limit = self._limit
             for seat in range(self.players):
                 mv[self._scores + rel[seat]] = min(max(scores[seat] / limit, -10.0), 10.0) if scores else 0.0
             self._seen_scores = scores
-        seats = obs.seats
         if seats != self._seen_seats:
             for seat in range(self.players):
                 mv[self._in_deal + rel[seat]] = 0.0
@@ -757,8 +807,6 @@ class SeatEncoder:
             if to_move is not None:
                 mv[self._to_move + rel[to_move]] = 1.0
             self._seen_mover = to_move
-        phase = obs.phase
-        deciding = bool(pending)
         if phase is not self._seen_phase or deciding is not self._seen_deciding:
             start = self._phase
             for i in range(len(_PHASES) + 1):
@@ -768,10 +816,309 @@ class SeatEncoder:
                 mv[start + len(_PHASES)] = 1.0
             self._seen_phase = phase
             self._seen_deciding = deciding
-        stock = obs.stock_size
         if stock != self._seen_stock:
             mv[self._stock] = min(stock / self._in_game, 1.0)
             self._seen_stock = stock
+
+    # -- fed the engine's events -------------------------------------------------------------
+
+    def follow(self, match: Match) -> Vector:
+        """The seat's vector in ``match`` now, as :func:`encode_observation` gives it for
+        ``match.observation(seat)``: updated from the events told since the last call
+        (:meth:`Match.events_for <chinchon.match.Match.events_for>`), without building an observation.
+
+        A match other than the last one followed starts the encoder again.
+
+        Raises:
+            EnvError: the match has another number of seats, or other rules, than the encoder.
+        """
+        if match is not self._followed:
+            if match.players != self.players:
+                raise EnvError(
+                    N_("this encoder is for {players} seats, not {count}"), players=self.players, count=match.players
+                )
+            self.reset()
+            self._followed = match
+        return self.feed(match.events_for(self.seat, self._since))
+
+    def feed(self, events: Iterable[Event]) -> Vector:
+        """The seat's vector after these events: the next ones the seat is told, in order, from a match's
+        :class:`~chinchon.events.MatchStarted` on (what ``match.events_for(seat, since)`` gives).
+
+        Raises:
+            EnvError: a private event of another seat, or a match of other rules or seats than the encoder's.
+        """
+        if self._mode != "events":
+            if self._mode is not None:
+                followed = self._followed
+                self.reset()
+                self._followed = followed
+            self._mode = "events"
+        me = self.seat
+        mv = self._mv
+        row = self._row
+        rel = self._rel
+        by_id = _KIND_OF_ID
+        hand = self._n_hand
+        pile_counts = self._n_pile
+        known = self._known_rows
+        others = self._others_known
+        sizes = self._sizes_now
+        pile = self._pile_now
+        hand_at, pile_at, top_at, known_at = self._hand, self._pile, self._top, self._known
+        changed: list[int] = []
+        public = 0
+        for event in events:
+            kind = type(event)
+            if kind is Drew:
+                public += 1
+                seat = event.seat  # type: ignore[union-attr]
+                self._phase_now = Phase.DISCARD
+                self._mover_now = seat
+                sizes[seat] += 1
+                card = event.card  # type: ignore[union-attr]
+                if card is None:
+                    self._stock_now -= 1
+                    continue
+                k = by_id.get(id(card))
+                if k is None:
+                    k = _KIND_OF[card]
+                pile.pop()
+                pile_counts[k] -= 1.0
+                mv[pile_at + k] = pile_counts[k]
+                mv[top_at + k] = 0.0
+                if pile:
+                    mv[top_at + pile[-1]] = 1.0
+                r = rel[seat]
+                taken = known[r]
+                taken[k] += 1.0
+                mv[known_at + row[seat] + k] = taken[k]
+                if r:
+                    others[k] += 1.0
+                else:
+                    hand[k] += 1.0
+                    mv[hand_at + k] = hand[k]
+                changed.append(k)
+            elif kind is Discarded:
+                public += 1
+                seat = event.seat  # type: ignore[union-attr]
+                card = event.card  # type: ignore[union-attr]
+                k = by_id.get(id(card))
+                if k is None:
+                    k = _KIND_OF[card]
+                self._lose(seat, k)
+                if pile:
+                    mv[top_at + pile[-1]] = 0.0
+                pile.append(k)
+                pile_counts[k] += 1.0
+                mv[pile_at + k] = pile_counts[k]
+                mv[top_at + k] = 1.0
+                index = row[seat] + k
+                times = self._n_discarded[index] = self._n_discarded[index] + 1
+                if times <= MAX_COPIES:
+                    mv[self._discarded + index] = float(times)
+                self._phase_now = Phase.DRAW
+                self._mover_now = self._next_of[seat]
+                changed.append(k)
+            elif kind is YouDrew:
+                if event.seat != me:  # type: ignore[union-attr]
+                    self._not_mine(event)
+                k = card_kind(event.card)  # type: ignore[union-attr]
+                hand[k] += 1.0
+                mv[hand_at + k] = hand[k]
+                changed.append(k)
+            elif kind is DealStarted or kind is MatchStarted:
+                public += 1
+                if kind is MatchStarted:
+                    self._match_started(event)  # type: ignore[arg-type]
+                else:
+                    self._deal_started(event, changed)  # type: ignore[arg-type]
+                    pile = self._pile_now
+                    sizes = self._sizes_now
+                    hand, pile_counts, known, others = self._n_hand, self._n_pile, self._known_rows, self._others_known
+            elif kind is YouWereDealt:
+                if event.seat != me:  # type: ignore[union-attr]
+                    self._not_mine(event)
+                for k in _kinds(event.hand):  # type: ignore[union-attr]
+                    hand[k] += 1.0
+                    mv[hand_at + k] = hand[k]
+                    changed.append(k)
+            elif kind is StockRebuilt:
+                public += 1
+                self._stock_now = event.stock  # type: ignore[union-attr]
+                for k in pile[:-1]:
+                    pile_counts[k] -= 1.0
+                    mv[pile_at + k] = pile_counts[k]
+                    changed.append(k)
+                del pile[:-1]
+            elif kind is Closed or kind is Showed:
+                public += 1
+                seat = event.seat  # type: ignore[union-attr]
+                for meld in event.melds:  # type: ignore[union-attr]
+                    kinds = _kinds(meld)
+                    for k in kinds:
+                        self._lose(seat, k)
+                    self._lay(seat, kinds)
+                    changed += kinds
+                if kind is Closed:
+                    sizes[seat] -= 1  # the card put face down
+                    self._phase_now = Phase.SHOWDOWN
+                self._mover_now = event.to_move  # type: ignore[union-attr]
+            elif kind is YouPutFaceDown:
+                if event.seat != me:  # type: ignore[union-attr]
+                    self._not_mine(event)
+                k = card_kind(event.card)  # type: ignore[union-attr]
+                hand[k] -= 1.0
+                mv[hand_at + k] = hand[k]
+                changed.append(k)
+            elif kind is LaidOff:
+                public += 1
+                k = card_kind(event.card)  # type: ignore[union-attr]
+                self._lose(event.seat, k)  # type: ignore[union-attr]
+                self._lay(event.owner, [k])  # type: ignore[union-attr]
+                changed.append(k)
+                self._mover_now = event.to_move  # type: ignore[union-attr]
+            elif kind is Passed:
+                public += 1
+                self._mover_now = event.to_move  # type: ignore[union-attr]
+            elif kind is DealEnded:
+                public += 1
+                self._deal_ended(event, changed)  # type: ignore[arg-type]
+            elif kind is ReEntryAsked:
+                public += 1
+                self._pending_now = list(event.seats)  # type: ignore[union-attr]
+                self._mover_now = self._pending_now[0]
+            elif kind is ReEntered:
+                public += 1
+                pending = self._pending_now
+                pending.pop(0)
+                self._scores_now[event.seat] = event.score  # type: ignore[union-attr]
+                self._mover_now = pending[0] if pending else None
+            elif kind is MatchEnded:
+                public += 1
+                self._scores_now = list(event.scores)  # type: ignore[union-attr]
+                self._pending_now = []
+                self._mover_now = None
+            elif isinstance(event, PrivateEvent):  # pragma: no cover - every kind is above
+                self._not_mine(event)
+            else:  # pragma: no cover - every kind is above
+                raise EnvError(N_("the encoder does not know the event {event}"), event=event)
+        self._since += public
+        if changed:
+            self._recount_unseen(changed)
+        self._scalars(
+            tuple(self._sizes_now),
+            tuple(self._scores_now),
+            self._seats_now,
+            self._mover_now,
+            self._phase_now,
+            bool(self._pending_now),
+            self._stock_now,
+        )
+        return self.vector
+
+    def _not_mine(self, event: Event) -> None:
+        raise EnvError(N_("this encoder is seat {seat}'s, not told {event}"), seat=self.seat, event=event.kind)
+
+    def _match_started(self, event: MatchStarted) -> None:
+        if event.rules != self.rules or len(event.names) != self.players:
+            raise EnvError(
+                N_("this encoder is for {players} seats under other rules, not this match"), players=self.players
+            )
+        self._scores_now = list(event.scores)
+        self._pending_now = []
+
+    def _deal_started(self, event: DealStarted, changed: list[int]) -> None:
+        self._clear_cards()
+        self._clear_deal()
+        self._deal = event.number
+        seats = event.seats
+        self._seats_now = seats
+        self._next_of = {seat: seats[(i + 1) % len(seats)] for i, seat in enumerate(seats)}
+        size = self.rules.hand_size
+        self._sizes_now = [size if seat in seats else 0 for seat in range(self.players)]
+        self._stock_now = event.stock
+        self._phase_now = Phase.DRAW
+        self._mover_now = event.first
+        self._pending_now = []
+        self._scores_now = list(event.scores)
+        k = card_kind(event.discard)
+        self._pile_now = [k]
+        self._n_pile[k] = 1.0
+        self._mv[self._pile + k] = 1.0
+        self._mv[self._top + k] = 1.0
+        changed.append(k)
+
+    def _lose(self, seat: int, k: int) -> None:
+        """A card of kind ``k`` left ``seat``'s hand (no longer known to be there, if it was)."""
+        self._sizes_now[seat] -= 1
+        r = self._rel[seat]
+        taken = self._known_rows[r]
+        if taken[k] > 0.0:
+            taken[k] -= 1.0
+            self._mv[self._known + self._row[seat] + k] = taken[k]
+            if r:
+                self._others_known[k] -= 1.0
+        if not r:
+            self._n_hand[k] -= 1.0
+            self._mv[self._hand + k] = self._n_hand[k]
+
+    def _lay(self, owner: int, kinds: list[int]) -> None:
+        """Cards of these kinds joined ``owner``'s melds on the table."""
+        counts = self._n_table
+        start = self._table + self._row[owner]
+        at = self._row[owner]
+        for k in kinds:
+            counts[at + k] += 1.0
+            self._mv[start + k] = counts[at + k]
+            self._on_table[k] += 1.0
+
+    def _deal_ended(self, event: DealEnded, changed: list[int]) -> None:
+        """Every hand is shown: the known rows hold them; the table is the result's."""
+        result = event.result
+        self._phase_now = Phase.OVER
+        self._mover_now = None
+        self._scores_now = list(event.scores)
+        K = CARD_KINDS
+        if result.closer is not None:
+            counts = self._n_table
+            on_table = self._on_table
+            new = [0.0] * (K * self.players)
+            for meld in result.table:
+                at = self._row[meld.owner]
+                for k in _kinds(meld.cards):
+                    new[at + k] += 1.0
+            for index, value in enumerate(new):
+                if value != counts[index]:
+                    k = index % K
+                    on_table[k] += value - counts[index]
+                    counts[index] = value
+                    self._mv[self._table + index] = value
+                    changed.append(k)
+        self._sizes_now = [len(loose) for loose in result.loose]
+        for seat, loose in enumerate(result.loose):
+            r = self._rel[seat]
+            now = [0.0] * K
+            for k in _kinds(loose):
+                now[k] += 1.0
+            self._set_row(
+                self._known + self._row[seat], self._known_rows[r], now, changed, self._others_known if r else None
+            )
+            if not r:
+                self._set_row(self._hand, self._n_hand, now, changed, None)
+
+    def _set_row(
+        self, start: int, counts: list[float], now: list[float], changed: list[int], total: list[float] | None
+    ) -> None:
+        """A card block's counts are now ``now`` (the sum over rows ``total`` follows, when given)."""
+        mv = self._mv
+        for k, value in enumerate(now):
+            if value != counts[k]:
+                if total is not None:
+                    total[k] += value - counts[k]
+                counts[k] = value
+                mv[start + k] = value
+                changed.append(k)
 
 
 # -- the AEC environment ----------------------------------------------------------------------
