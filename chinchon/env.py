@@ -1300,19 +1300,8 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
 
     def encode(self, agent: str) -> Vector:
         """An agent's observation vector, as :func:`encode_observation` makes it, from its seat's
-        :class:`SeatEncoder`: the encoder's own array, overwritten as the match goes on."""
-        seat = self._seat_of[agent]
-        encoder = self._encoders[seat]
-        view = self._views.get(seat)
-        if view is not None:
-            return encoder.observe(view)
-        match = self._match()
-        # The deal's observation is the costly part: the match's part (totals, re-entries) is added here.
-        view = match.deal.observation(seat)
-        pending = match.reentry_pending
-        if self._legal is None and not pending and view.legal_actions:
-            self._legal = _numbered(view.legal_actions)  # the mover's: the mask needs them next
-        return encoder._observe(view, len(match.deals), match.scores, match.to_move, pending)
+        :class:`SeatEncoder` fed the match's events: the encoder's own array, overwritten as the match goes on."""
+        return self._encoders[self._seat_of[agent]].follow(self._match())
 
     def mask(self, agent: str) -> Mask:
         """An agent's legal actions (see :func:`action_mask`); none once its episode has ended."""

@@ -199,10 +199,7 @@ class _Game:
         buffers.reward[row] = reward
         buffers.terminated[row] = terminated
         buffers.truncated[row] = truncated
-        seat = self.config.seat
-        self.encoder._observe(
-            match.deal.observation(seat), len(match.deals), match.scores, match.to_move, match.reentry_pending
-        )
+        self.encoder.follow(match)
         mask = self.mask
         size = self.size
         for index in self.legal:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import random
 import warnings
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, cast
@@ -50,9 +51,11 @@ from chinchon.env import (
     observation_layout,
     raw_env,
 )
+from chinchon.events import PRIVATE_EVENTS, PUBLIC_EVENTS, DealEnded, LaidOff, ReEntered, YouDrew
 from chinchon.i18n import set_language
 from chinchon.match import Match
 from chinchon.observation import Observation, Phase
+from tests.test_events import VARIANTS, choose
 from tests.test_observation import play_to_random_point, redeal_hidden
 
 CONFIGS = [(preset, players) for preset in Rules.presets() for players in sorted({2, Rules.preset(preset).max_players})]
@@ -326,6 +329,85 @@ def test_the_encoder_starts_again_for_a_new_match_and_checks_its_input() -> None
         SeatEncoder(rules, 3, 0, out=np.zeros(out.shape, dtype=np.float64))
     with pytest.raises(EnvError, match="seat"):
         SeatEncoder(rules, 3, 3)
+
+
+def follow_every_step(rules: Rules, players: int, seed: int) -> tuple[Match, Counter[str]]:
+    """A random match in which each seat's encoder follows the events after every action, and a second one
+    every few actions: both give encode_observation's vector of the seat's observation each time; the kinds of
+    events the encoders were fed."""
+    rng = random.Random(seed)
+    match = Match(players, rules, seed=seed)
+    every = [SeatEncoder(rules, players, seat) for seat in range(players)]
+    sometimes = [SeatEncoder(rules, players, seat) for seat in range(players)]
+    eager = rng.choice([0.2, 0.6, 1.0])
+    kinds: Counter[str] = Counter()
+    seen = [0] * players
+    for _ in range(1200):
+        for seat in range(players):
+            reference = encode_observation(match.observation(seat))
+            vector = every[seat].follow(match)
+            assert np.array_equal(vector, reference), (seat, np.flatnonzero(vector != reference))
+            if rng.random() < 0.3 or match.over:
+                assert np.array_equal(sometimes[seat].follow(match), reference)
+            for event in match.events_for(seat, seen[seat]):
+                kinds[event.kind] += 1
+            seen[seat] = len(match.events())
+        if match.over:
+            break
+        match.apply(choose(match, rng, eager))
+    return match, kinds
+
+
+EVENT_CASES = [
+    (name, players)
+    for name, rules in VARIANTS
+    for players in (2, 3, 4)
+    if rules.min_players <= players <= rules.max_players
+]
+
+
+@pytest.mark.parametrize(("name", "players"), EVENT_CASES)
+def test_the_encoder_fed_the_events_gives_the_whole_encoding_at_every_step(name: str, players: int) -> None:
+    """Under every preset and house rules (re-entries, void deals, rebuilt stocks, lay-offs, wild cards)."""
+    follow_every_step(dict(VARIANTS)[name], players, 1)
+
+
+def test_the_encoders_fed_the_events_were_fed_every_kind() -> None:
+    """Matches like those above (another seed) tell every kind of event, void deals, re-entries and lay-offs of
+    wild cards among them, and the encoders give the whole encoding at every step of them too."""
+    kinds: Counter[str] = Counter()
+    voids = reentries = wild_layoffs = 0
+    for name, players in EVENT_CASES:
+        rules = dict(VARIANTS)[name]
+        match, fed = follow_every_step(rules, players, 2)
+        kinds += fed
+        events = match.events()
+        voids += sum(1 for e in events if isinstance(e, DealEnded) and e.result.void)
+        reentries += sum(1 for e in events if isinstance(e, ReEntered) and e.accept)
+        wild_layoffs += sum(1 for e in events if isinstance(e, LaidOff) and any(rules.is_wild(c) for c in e.meld))
+    assert set(kinds) == {cls.kind for cls in (*PUBLIC_EVENTS, *PRIVATE_EVENTS)}
+    assert voids and reentries and wild_layoffs
+
+
+def test_the_encoder_fed_the_events_checks_them_and_starts_again() -> None:
+    rules = Rules.preset("fournier")
+    match = Match(2, rules, seed=3)
+    encoder = SeatEncoder(rules, 2, 0)
+    rng = random.Random(3)
+    for _ in range(30):
+        match.apply(random_action(match, rng))
+    encoder.follow(match)
+    # Observations after events (and events after observations): the encoder starts again, whole.
+    assert np.array_equal(encoder.observe(match.observation(0)), encode_observation(match.observation(0)))
+    assert np.array_equal(encoder.follow(match), encode_observation(match.observation(0)))
+    other = Match(2, rules, seed=4)
+    assert np.array_equal(encoder.follow(other), encode_observation(other.observation(0)))
+    with pytest.raises(EnvError, match="not told you_drew"):
+        SeatEncoder(rules, 2, 0).feed([*Match(2, rules, seed=1).events_for(0), YouDrew(1, Card.parse("5♦"))])
+    with pytest.raises(EnvError, match="other rules"):
+        SeatEncoder("online", 2, 0).follow(match)
+    with pytest.raises(EnvError, match="for 2 seats"):
+        SeatEncoder(rules, 2, 0).follow(Match(3, rules, seed=1))
 
 
 def test_two_matches_with_different_hidden_cards_look_the_same() -> None:
