@@ -9,8 +9,8 @@ Random legal play, 2 players, ``fournier`` rules, episodes cut at
   ``last()`` (its observation vector and mask) then ``step()``;
 - ``raw_env()``: the same without the wrappers;
 - ``raw_env(), whole encoding``: ``raw_env`` encoding each observation
-  whole with ``encode_observation(match.observation(seat))``, as it did
-  before the incremental :class:`~chinchon.env.SeatEncoder`;
+  whole with ``encode_observation(match.observation(seat))`` instead of
+  its :class:`~chinchon.env.SeatEncoder` fed the match's events;
 - ``vector N=n, p process(es)``: :class:`~chinchon.vector_env.BotOpponentsVectorEnv`
   with ``n`` games, the learner at seat 0 playing a random legal action,
   the ``random`` bot at the other seat; one process (``workers=0``) or two
@@ -57,7 +57,7 @@ Runner = Callable[[float], tuple[int, int]]
 
 
 class whole_encoding_env(raw_env):
-    """``raw_env`` as it was: every observation encoded whole from the match's observation."""
+    """``raw_env`` encoding every observation whole from the match's observation."""
 
     def observe(self, agent: str) -> dict[str, Any]:
         view = self.view(agent)
@@ -194,11 +194,10 @@ def profile(name: str, run: Runner, seconds: float) -> None:
                     time_ += caller_row[3]
         return time_
 
-    learner = (("env.py", "encode"), ("vector_env.py", "_finish"))
+    finish = (("vector_env.py", "_finish"),)
     parts = {
-        "the learner's view (Deal.observation)": spent("deal.py", "observation", learner),
-        "its encoding (SeatEncoder)": spent("env.py", "_observe"),
-        "its mask (legal actions, numbered)": spent("env.py", "mask") + spent("env.py", "_numbered", learner[1:]),
+        "the learner's vector (SeatEncoder.follow)": spent("env.py", "follow"),
+        "its mask (legal actions, numbered)": spent("env.py", "mask") + spent("env.py", "_numbered", finish),
         "the bots' views (Match.observation)": spent("match.py", "observation"),
         "the bots' choices (Bot.choose)": spent("simple.py", "choose"),
         "the engine's moves (Match.apply)": spent("match.py", "apply"),
