@@ -461,17 +461,19 @@ _Held = set[int] | list[int]
 class SeatEncoder:
     """One seat's observation vector, kept in a preallocated array and updated in place.
 
-    :meth:`observe` takes the seat's successive observations and gives
-    exactly :func:`encode_observation`'s values, but it rewrites only what
-    changed since the observation before: the cards that moved, the counts
-    that changed. ``out`` is where the vector lives (a row of a batch, say: a
+    :meth:`follow` updates it from the events a match told the seat since
+    the last call (:meth:`feed` from the events themselves), without
+    building an :class:`~chinchon.game.Observation`; :meth:`observe` from
+    the seat's successive observations, rewriting only what changed since
+    the one before. Both give exactly :func:`encode_observation`'s values.
+    ``out`` is where the vector lives (a row of a batch, say: a
     C-contiguous float32 array of :func:`observation_layout`'s size); by
     default the encoder makes its own. The array is overwritten at each
     call: copy it to keep it.
 
     Observations come in the order of the game: a new deal is told by
     ``Observation.deal_number``. :meth:`reset` forgets everything (a new
-    match).
+    match); so does a switch between events and observations.
 
     Raises:
         EnvError: ``out`` does not fit, or the seat is not one of the seats.
@@ -619,13 +621,10 @@ class SeatEncoder:
         self._public(obs, scores, to_move, pending)
         return self.vector
 
-    # -- what changed ------------------------------------------------------------------------
+    # -- what changed between two observations -------------------------------------------------
     # The vector changes only through _move/_replace (cards leaving and entering one card block: the hand,
-    # the pile, a seat's known cards, the table), the count of discards (in _cards) and _public (the seat
-    # blocks, phase and stock), each also noting the kinds whose unseen count must be recounted. Today _cards finds
-    # what changed by comparing an observation's parts with the last one's. Fed the engine's events, one
-    # method taking an event (a draw, a discard, a close, a lay-off, a rebuilt stock, a deal's end) calls
-    # the same three instead, and _cards goes.
+    # the pile, a seat's known cards, the table), the count of discards (in _cards) and _scalars (the seat
+    # blocks, phase and stock), each also noting the kinds whose unseen count must be recounted.
 
     def _cards(self, obs: Observation) -> None:
         changed: list[int] = []
@@ -869,14 +868,13 @@ class SeatEncoder:
         changed: list[int] = []
         public = 0
         for event in events:
-            kind = type(event)
-            if kind is Drew:
+            if type(event) is Drew:
                 public += 1
-                seat = event.seat  # type: ignore[union-attr]
+                seat = event.seat
                 self._phase_now = Phase.DISCARD
                 self._mover_now = seat
                 sizes[seat] += 1
-                card = event.card  # type: ignore[union-attr]
+                card = event.card
                 if card is None:
                     self._stock_now -= 1
                     continue
@@ -899,10 +897,10 @@ class SeatEncoder:
                     hand[k] += 1.0
                     mv[hand_at + k] = hand[k]
                 changed.append(k)
-            elif kind is Discarded:
+            elif type(event) is Discarded:
                 public += 1
-                seat = event.seat  # type: ignore[union-attr]
-                card = event.card  # type: ignore[union-attr]
+                seat = event.seat
+                card = event.card
                 k = by_id.get(id(card))
                 if k is None:
                     k = _KIND_OF[card]
@@ -920,88 +918,88 @@ class SeatEncoder:
                 self._phase_now = Phase.DRAW
                 self._mover_now = self._next_of[seat]
                 changed.append(k)
-            elif kind is YouDrew:
-                if event.seat != me:  # type: ignore[union-attr]
+            elif type(event) is YouDrew:
+                if event.seat != me:
                     self._not_mine(event)
-                k = card_kind(event.card)  # type: ignore[union-attr]
+                k = card_kind(event.card)
                 hand[k] += 1.0
                 mv[hand_at + k] = hand[k]
                 changed.append(k)
-            elif kind is DealStarted or kind is MatchStarted:
+            elif type(event) is DealStarted:
                 public += 1
-                if kind is MatchStarted:
-                    self._match_started(event)  # type: ignore[arg-type]
-                else:
-                    self._deal_started(event, changed)  # type: ignore[arg-type]
-                    pile = self._pile_now
-                    sizes = self._sizes_now
-                    hand, pile_counts, known, others = self._n_hand, self._n_pile, self._known_rows, self._others_known
-            elif kind is YouWereDealt:
-                if event.seat != me:  # type: ignore[union-attr]
+                self._deal_started(event, changed)
+                pile = self._pile_now
+                sizes = self._sizes_now
+                hand, pile_counts, known, others = self._n_hand, self._n_pile, self._known_rows, self._others_known
+            elif type(event) is MatchStarted:
+                public += 1
+                self._match_started(event)
+            elif type(event) is YouWereDealt:
+                if event.seat != me:
                     self._not_mine(event)
-                for k in _kinds(event.hand):  # type: ignore[union-attr]
+                for k in _kinds(event.hand):
                     hand[k] += 1.0
                     mv[hand_at + k] = hand[k]
                     changed.append(k)
-            elif kind is StockRebuilt:
+            elif type(event) is StockRebuilt:
                 public += 1
-                self._stock_now = event.stock  # type: ignore[union-attr]
+                self._stock_now = event.stock
                 for k in pile[:-1]:
                     pile_counts[k] -= 1.0
                     mv[pile_at + k] = pile_counts[k]
                     changed.append(k)
                 del pile[:-1]
-            elif kind is Closed or kind is Showed:
+            elif type(event) is Closed or type(event) is Showed:
                 public += 1
-                seat = event.seat  # type: ignore[union-attr]
-                for meld in event.melds:  # type: ignore[union-attr]
+                seat = event.seat
+                for meld in event.melds:
                     kinds = _kinds(meld)
                     for k in kinds:
                         self._lose(seat, k)
                     self._lay(seat, kinds)
                     changed += kinds
-                if kind is Closed:
+                if type(event) is Closed:
                     sizes[seat] -= 1  # the card put face down
                     self._phase_now = Phase.SHOWDOWN
-                self._mover_now = event.to_move  # type: ignore[union-attr]
-            elif kind is YouPutFaceDown:
-                if event.seat != me:  # type: ignore[union-attr]
+                self._mover_now = event.to_move
+            elif type(event) is YouPutFaceDown:
+                if event.seat != me:
                     self._not_mine(event)
-                k = card_kind(event.card)  # type: ignore[union-attr]
+                k = card_kind(event.card)
                 hand[k] -= 1.0
                 mv[hand_at + k] = hand[k]
                 changed.append(k)
-            elif kind is LaidOff:
+            elif type(event) is LaidOff:
                 public += 1
-                k = card_kind(event.card)  # type: ignore[union-attr]
-                self._lose(event.seat, k)  # type: ignore[union-attr]
-                self._lay(event.owner, [k])  # type: ignore[union-attr]
+                k = card_kind(event.card)
+                self._lose(event.seat, k)
+                self._lay(event.owner, [k])
                 changed.append(k)
-                self._mover_now = event.to_move  # type: ignore[union-attr]
-            elif kind is Passed:
+                self._mover_now = event.to_move
+            elif type(event) is Passed:
                 public += 1
-                self._mover_now = event.to_move  # type: ignore[union-attr]
-            elif kind is DealEnded:
+                self._mover_now = event.to_move
+            elif type(event) is DealEnded:
                 public += 1
-                self._deal_ended(event, changed)  # type: ignore[arg-type]
-            elif kind is ReEntryAsked:
+                self._deal_ended(event, changed)
+            elif type(event) is ReEntryAsked:
                 public += 1
-                self._pending_now = list(event.seats)  # type: ignore[union-attr]
+                self._pending_now = list(event.seats)
                 self._mover_now = self._pending_now[0]
-            elif kind is ReEntered:
+            elif type(event) is ReEntered:
                 public += 1
                 pending = self._pending_now
                 pending.pop(0)
-                self._scores_now[event.seat] = event.score  # type: ignore[union-attr]
+                self._scores_now[event.seat] = event.score
                 self._mover_now = pending[0] if pending else None
-            elif kind is MatchEnded:
+            elif type(event) is MatchEnded:
                 public += 1
-                self._scores_now = list(event.scores)  # type: ignore[union-attr]
+                self._scores_now = list(event.scores)
                 self._pending_now = []
                 self._mover_now = None
-            elif isinstance(event, PrivateEvent):  # pragma: no cover - every kind is above
+            elif isinstance(event, PrivateEvent):  # pragma: no cover - every type(event) is above
                 self._not_mine(event)
-            else:  # pragma: no cover - every kind is above
+            else:  # pragma: no cover - every type(event) is above
                 raise EnvError(N_("the encoder does not know the event {event}"), event=event)
         self._since += public
         if changed:
