@@ -12,6 +12,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "chinchon"
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
     return ".".join(parts)
 
 
@@ -29,8 +31,8 @@ def imports_of(path: Path, known: set[str]) -> set[str]:
 
 
 def graph(folders: list[Path]) -> dict[str, set[str]]:
-    """Each module of these folders (no ``__init__``) and the modules of the same folders it imports."""
-    paths = [path for folder in folders for path in sorted(folder.glob("*.py")) if path.name != "__init__.py"]
+    """Each module of these folders (a package by its ``__init__``) and the modules of the same folders it imports."""
+    paths = [path for folder in folders for path in sorted(folder.glob("*.py"))]
     known = {_module_name(path) for path in paths}
     return {_module_name(path): imports_of(path, known) - {_module_name(path)} for path in paths}
 
@@ -74,12 +76,19 @@ def test_imports_are_read_from_the_source(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "folders", [[PACKAGE], [PACKAGE, PACKAGE / "bots"]], ids=["engine and front ends", "with the bots"]
+    "folders",
+    [[PACKAGE, PACKAGE / "deal"], [PACKAGE, PACKAGE / "deal", PACKAGE / "bots"]],
+    ids=["engine and front ends", "with the bots"],
 )
 def test_no_module_imports_one_that_imports_it(folders: list[Path]) -> None:
     edges = graph(folders)
-    assert {"chinchon.deal", "chinchon.match", "chinchon.record"} <= edges.keys()
+    assert {"chinchon", "chinchon.deal", "chinchon.deal.hand", "chinchon.match", "chinchon.record"} <= edges.keys()
     assert cycle(edges) is None
+
+
+def test_a_package_is_its_init() -> None:
+    edges = graph([PACKAGE / "bots"])
+    assert "chinchon.bots" in edges and "chinchon.bots.registry" in edges["chinchon.bots"]
 
 
 def test_the_record_uses_no_private_name_of_the_match() -> None:
