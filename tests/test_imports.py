@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 from pathlib import Path
 
 import pytest
+
+import chinchon
 
 PACKAGE = Path(__file__).resolve().parent.parent / "chinchon"
 
@@ -97,3 +101,22 @@ def test_the_record_uses_no_private_name_of_the_match() -> None:
     for node in [*ast.walk(tree), *ast.walk(tree_format)]:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("chinchon"):
             assert not [alias.name for alias in node.names if alias.name.startswith("_")], node.module
+
+
+def test_the_package_exports_the_engine() -> None:
+    modules = {
+        "chinchon.match": ["Match"],
+        "chinchon.deal": ["Deal"],
+        "chinchon.observation": ["Observation", "Phase", "DealResult", "TableMeld"],
+        "chinchon.actions": ["Draw", "Discard", "Close", "Show", "LayOff", "Pass", "ReEnter", "IllegalAction"],
+        "chinchon.melds": ["Arrangement", "best_arrangement", "closing_options"],
+    }
+    for module, names in modules.items():
+        for name in names:
+            assert getattr(chinchon, name) is getattr(importlib.import_module(module), name), name
+            assert name in chinchon.__all__
+    assert all(hasattr(chinchon, name) for name in chinchon.__all__)
+
+
+def test_the_old_single_module_is_gone() -> None:
+    assert importlib.util.find_spec("chinchon.game") is None
