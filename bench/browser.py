@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS), headless=True)
             loads = []
             for _ in range(args.loads):
-                room = post(base + "/api/rooms", {"name": "Ana", "seats": 2, "bot_level": "easy", "public": False})
+                room = post(base + "/api/rooms", {"name": "Ana", "seats": 2, "bot_level": "beginner", "public": False})
                 context = browser.new_context(viewport={"width": 390, "height": 844})
                 context.add_init_script(
                     f"localStorage.setItem('chinchon.seat.{room['code']}', "

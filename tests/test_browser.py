@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from chinchon.bots.registry import LEVELS
+from chinchon.bots.levels import LADDER, LEVELS, RETIRED
 from chinchon.rules import Rules
 from chinchon.server import client
 from chinchon.server.hub import Connection, frame
@@ -274,7 +274,17 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
         kind, text = get(f"/static/{name}")
         assert "javascript" in kind, (name, kind)
         modules += re.findall(r'from "\./([\w.]+\.js)"', text)
-    assert seen == {"app.js", "dom.js", "i18n.js", "render.js", "cards.js", "account.js", "pages.js", "state.js"}
+    assert seen == {
+        "app.js",
+        "dom.js",
+        "i18n.js",
+        "render.js",
+        "cards.js",
+        "account.js",
+        "pages.js",
+        "state.js",
+        "analysis.js",
+    }
     arabic = json.loads(get("/api/i18n/ar")[1])
     assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
     assert arabic["Play now against bots"] not in ("", "Play now against bots")
@@ -300,6 +310,11 @@ def test_the_client_offers_the_servers_presets_seats_and_levels() -> None:
     assert presets and levels and seats
     names = re.findall(r'"(\w+)"', presets.group(1))
     assert re.findall(r'"(\w+)"', levels.group(1)) == list(LEVELS)
+    retired = re.search(r"const RETIRED_LEVELS = \{([^}]*)\}", source)
+    assert retired and dict(re.findall(r'(\w+): "(\w+)"', retired.group(1))) == RETIRED
+    # Each level's line in the room form is the message the Python side translates (one catalog entry).
+    for level in LADDER:
+        assert f'{level.name}: _("{level.description}")' in source
     assert {name: int(n) for name, n in re.findall(r"(\w+): (\d+)", seats.group(1))} == {
         name: Rules.preset(name).max_players for name in names
     }
@@ -361,11 +376,38 @@ def test_language_can_be_changed(server: Running, browser: Any) -> None:
         person.close()
 
 
+def test_the_level_select_says_how_each_level_plays_and_reads_an_old_saved_level(server: Running, browser: Any) -> None:
+    from chinchon.i18n import translation
+
+    spanish = translation("es")
+    person = Person(browser, server.base, DESKTOP, "es-ES")
+    try:
+        # A form saved before the ladder holds an old level's name: the level it became is chosen.
+        person.open("/")
+        person.page.evaluate(
+            "(form) => localStorage.setItem('chinchon.form', form)", json.dumps({"bot_level": "medium"})
+        )
+        person.page.reload()
+        assert person.page.wait_for_selector("select[name=bot_level]").input_value() == "strong"
+        options = person.page.eval_on_selector_all(
+            "select[name=bot_level] option", "(options) => options.map((o) => [o.value, o.textContent])"
+        )
+        assert [value for value, _ in options] == list(LEVELS)
+        assert dict(options) == {level: spanish.pgettext("bot level", level) for level in LEVELS}
+        for level in LADDER:
+            person.page.select_option("select[name=bot_level]", level.name)
+            line = person.page.wait_for_selector(f"[data-level-description={level.name}]")
+            assert line.inner_text().strip() == spanish.gettext(level.description) != level.description
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
 def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, tmp_path: Path) -> None:
     person = Person(browser, server.base, PHONE)
     try:
         _keep_options(person, EVERYONE_PLAYS_TO_20)
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         has_options(_room_of(server, person).rules, EVERYONE_PLAYS_TO_20)
         width = person.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the table scrolls sideways: {width} px"
@@ -423,7 +465,7 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
     try:
         person.page.route_web_socket("**/ws", without_rematch_events)
         _keep_options(person, EVERYONE_PLAYS_TO_20)
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         room = _room_of(server, person)
         has_options(room.rules, EVERYONE_PLAYS_TO_20)
         deadline = time.monotonic() + MATCH_SECONDS
@@ -452,7 +494,7 @@ def test_two_people_join_by_the_invite_link_and_play_a_turn_each(server: Running
     ana = Person(browser, server.base, PHONE)
     bea = Person(browser, server.base, DESKTOP)
     try:
-        link = _create_room(ana, "Ana", seats="3", bot_level="easy")
+        link = _create_room(ana, "Ana", seats="3", bot_level="beginner")
         code = link.rsplit("/", 1)[1]
         assert "token" not in link and len(code) >= 6
         assert ana.page.evaluate(f"JSON.parse(localStorage.getItem('chinchon.seat.{code}')).token")
@@ -492,7 +534,7 @@ def test_two_people_and_a_bot_play_a_whole_match_in_two_browsers(server: Running
     bea = Person(browser, server.base, DESKTOP)
     try:
         _keep_options(ana, EVERYONE_PLAYS_TO_20)
-        link = _create_room(ana, "Ana", seats="3", bot_level="easy")
+        link = _create_room(ana, "Ana", seats="3", bot_level="beginner")
         has_options(server.manager.rooms[link.rsplit("/", 1)[1]].rules, EVERYONE_PLAYS_TO_20)
         _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
@@ -535,7 +577,7 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
     try:
         # The loop below plays only a draw: the person's first decision must be one.
         _keep_options(person, FIRST_ROUND_OPEN)
-        _play_now(person, "Ana", bot_level="easy")
+        _play_now(person, "Ana", bot_level="beginner")
         has_options(_room_of(server, person).rules, FIRST_ROUND_OPEN)
         deadline = time.monotonic() + MATCH_SECONDS
         status = person.page.locator(".status")
@@ -578,7 +620,7 @@ def test_the_chart_outlives_a_reload_and_a_player_leaves_during_the_match(server
     person = Person(browser, server.base, DESKTOP)
     try:
         _keep_options(person, {"limit": 100})
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         deadline = time.monotonic() + MATCH_SECONDS
         while person.step() != "continue" or not person.visible("[data-action=last-deal]"):
             assert time.monotonic() < deadline, "the first deal did not end"
@@ -626,7 +668,7 @@ def test_a_lost_connection_comes_back_by_itself(server: Running, browser: Any) -
 
     try:
         person.page.route_web_socket("**/ws", through)
-        _play_now(person, "Ana", bot_level="easy")
+        _play_now(person, "Ana", bot_level="beginner")
         person.page.wait_for_selector(".conn.open")
         _a_persons_turn(person)
         before = sorted(person.hand())
@@ -693,7 +735,7 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
         # The person's turn below is a draw of the first deal, not a showdown after a bot's close: the cards are
         # dragged, and then the loop only draws.
         _keep_options(person, FIRST_ROUND_OPEN)
-        _play_now(person, "Ana", bot_level="easy", turn="30")
+        _play_now(person, "Ana", bot_level="beginner", turn="30")
         has_options(_room_of(server, person).rules, FIRST_ROUND_OPEN)
         _a_persons_turn(person)
         before = person.hand()
@@ -787,7 +829,7 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
     frames: SpectatorFrames | None = None
     try:
         watcher.page.add_init_script(RECORD_FRAMES)
-        _play_now(ana, "Ana", bot_level="easy")
+        _play_now(ana, "Ana", bot_level="beginner")
         code = ana.page.inner_text(".room-code").strip()
         frames = SpectatorFrames(server, code)
         hub.observers.append(frames)
@@ -976,7 +1018,7 @@ def test_every_screen_keeps_to_the_content_security_policy(server: Running, brow
         ana.page.wait_for_selector(".chat li:has-text('hola')")
         ana.seen("home and the lobby")
         _keep_options(ana, EVERYONE_PLAYS_TO_20)
-        link = _create_room(ana, "Ana", bot_level="easy", seats="3")
+        link = _create_room(ana, "Ana", bot_level="beginner", seats="3")
         ana.seen("a room that waits")
         bea.page.goto(link)
         bea.page.wait_for_selector("[data-action=take-seat]")

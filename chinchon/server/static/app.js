@@ -2,7 +2,7 @@
 
 import { patch } from "./dom.js";
 import { _, applyLanguage, browserLanguage, loadLanguage } from "./i18n.js";
-import { render, legal } from "./render.js";
+import { render, legal, currentLevel } from "./render.js";
 import { cardKey } from "./cards.js";
 import { accountSeat, changeHeaders, currentAccount } from "./account.js";
 import { pageActions, pageRoute } from "./pages.js";
@@ -38,7 +38,7 @@ const state = {
   name: saved.get("name", ""),
   lang: saved.get("lang", null) || browserLanguage(),
   fourColour: saved.get("fourColour", false),
-  form: { preset: "fournier", seats: 2, bot_level: "medium", public: true, turn: "", limit: "", ...saved.get("form", {}) },
+  form: { preset: "fournier", seats: 2, bot_level: "strong", public: true, turn: "", limit: "", ...saved.get("form", {}) },
   joinCode: "",
   lobby: [],
   lobbyChat: [],
@@ -72,7 +72,10 @@ const state = {
   pageData: null,
   pageError: null,
   replayStep: 0,
+  // The analysis shown in the replay: {game, seat, status, done, total, doc, error}, or null.
+  analysis: null,
 };
+state.form.bot_level = currentLevel(state.form.bot_level);  // a form saved with an old level's name
 
 // -- drawing ---------------------------------------------------------------------------------
 

@@ -6,7 +6,14 @@ import { cardSvg, parseCard } from "./cards.js";
 import { PAGES, renderPage } from "./pages.js";
 
 export const PRESETS = ["fournier", "clasico", "online", "polaco"];
-export const LEVELS = ["easy", "medium", "hard", "expert"];
+/** The bot levels, weakest first (chinchon.bots.levels.LADDER), and the old levels' names with the level each became. */
+export const LEVELS = ["beginner", "casual", "regular", "skilled", "strong"];
+const RETIRED_LEVELS = { easy: "beginner", medium: "strong", hard: "strong", expert: "strong" };
+
+/** A level chosen before (a saved form may hold an old name) as one of LEVELS. */
+export function currentLevel(level) {
+  return LEVELS.includes(level) ? level : RETIRED_LEVELS[level] || "strong";
+}
 /** The presets' max_players (chinchon.rules): the seats a room of each may have. */
 export const MAX_SEATS = { fournier: 4, clasico: 6, online: 4, polaco: 8 };
 const MELD_COLOURS = ["m0", "m1", "m2", "m3"];
@@ -18,10 +25,23 @@ const BACK_ICON = `<svg viewBox="0 0 12 16" width="11" height="15" aria-hidden="
 
 function levelName(level) {
   const names = {
-    easy: pgettext("bot level", "easy"), medium: pgettext("bot level", "medium"),
-    hard: pgettext("bot level", "hard"), expert: pgettext("bot level", "expert"),
+    beginner: pgettext("bot level", "beginner"), casual: pgettext("bot level", "casual"),
+    regular: pgettext("bot level", "regular"), skilled: pgettext("bot level", "skilled"),
+    strong: pgettext("bot level", "strong"),
   };
   return names[level] || level || "";
+}
+
+/** How a level plays, in a line (the same messages as chinchon.bots.levels). */
+function levelDescription(level) {
+  const lines = {
+    beginner: _("Keeps its high cards, overlooks the discard pile one turn in three, closes late, misses most lay-offs and forgets what was thrown."),
+    casual: _("Keeps its high cards half the time, overlooks the discard pile one turn in three, closes late and misses half the lay-offs."),
+    regular: _("Throws its high cards, but overlooks the discard pile one turn in three, closes late and misses half the lay-offs."),
+    skilled: _("Sees every card on the table but does not think a draw ahead; closes late, with 3 points or fewer."),
+    strong: _("Weighs each discard against the next draw, watches what you collect and picks its moment to close."),
+  };
+  return lines[level] || "";
 }
 
 export function presetName(preset) {
@@ -147,7 +167,10 @@ function home(s, a) {
         field(_("Rules"), select(f.preset, PRESETS.map((p) => [p, presetName(p)]),
           (v) => a.setForm({ preset: v, seats: Math.min(f.seats, MAX_SEATS[v] || 4) }), "preset")),
         field(_("Seats"), select(f.seats, seatOptions, (v) => a.setForm({ seats: Number(v) }), "seats")),
-        field(_("Bot level"), select(f.bot_level, LEVELS.map((l) => [l, levelName(l)]), (v) => a.setForm({ bot_level: v }), "bot_level")),
+        // The whole row: the level's line below its select would stretch the field beside it.
+        h("label", { class: "field", style: "grid-column: 1 / -1" }, h("span", null, _("Bot level")),
+          select(f.bot_level, LEVELS.map((l) => [l, levelName(l)]), (v) => a.setForm({ bot_level: v }), "bot_level"),
+          h("small", { class: "muted", "data-level-description": f.bot_level }, levelDescription(f.bot_level))),
         field(_("Points limit"), select(f.limit, [["", _("as the rules say")], ["50", "50"], ["100", "100"], ["150", "150"]],
           (v) => a.setForm({ limit: v }), "limit")),
         field(_("Turn timer"), select(f.turn, [["", _("none")], ["30", _("{n} s", { n: 30 })], ["60", _("{n} s", { n: 60 })],
@@ -552,6 +575,8 @@ function overPanel(s, a, g) {
       : _("{name} won the match.", { name: seatName(s, winner) })),
     h("div", { class: "row" },
       mine !== null ? button(_("Rematch"), () => a.rematch(), { cls: "primary big", action: "rematch" }) : null,
+      mine !== null ? button(_("Analyse"), () => a.analyseRoom(s.view.room, mine), { action: "analyse-room",
+        title: _("Every decision of yours rated by the search, in the replay") }) : null,
       button(_("Home"), () => a.goHome(), { action: "home" })),
     g.result ? [h("h3", null, _("The last deal")), resultBody(s, g, g.result)] : [scoreBars(s, g), chart(s)]);
 }
