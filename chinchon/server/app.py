@@ -22,7 +22,9 @@ from pydantic import ValidationError
 
 from chinchon.errors import N_
 from chinchon.i18n import LANGUAGES, is_rtl, translation
+from chinchon.rules import Rules, RulesError
 from chinchon.server.bots import BotPool
+from chinchon.server.help import rules_help
 from chinchon.server.hub import Connection, Hub, TokenBucket
 from chinchon.server.metrics import Metrics
 from chinchon.server.protocol import (
@@ -40,6 +42,7 @@ from chinchon.server.protocol import (
 )
 from chinchon.server.rooms import Manager, Refused, Room, ServerSettings, check_name, error_message, normal_code
 from chinchon.server.store import Store
+from chinchon.server.views import translated
 
 __all__ = ["create_app"]
 
@@ -429,6 +432,17 @@ def _static_routes(app: FastAPI) -> None:
             {**table, "_lang": code, "_dir": "rtl" if is_rtl(code) else "ltr"},
             headers={"Cache-Control": "no-cache"},
         )
+
+    @app.get("/api/rules/{lang}")
+    async def rules_in_words(lang: str, request: Request, preset: str = "fournier") -> Any:
+        """The rules of a preset with ``option=NAME=VALUE`` options (as a room's view names them), in a language."""
+        code = _language(lang)
+        try:
+            rules = Rules.from_text(preset, request.query_params.getlist("option"))
+        except RulesError as exc:
+            message = translated(code, exc.template, **exc.params)
+            return JSONResponse({"error": {"code": "bad_rules", "message": message}}, status_code=400)
+        return rules_help(rules, preset, code)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

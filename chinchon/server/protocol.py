@@ -338,6 +338,7 @@ class LobbyRoom(_Message):
     taken: int
     status: Literal["waiting", "playing", "over"]
     names: list[str]
+    turn_seconds: float | None = None
 
 
 class Lobby(_Message):

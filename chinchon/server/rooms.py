@@ -285,6 +285,7 @@ class Room:
             "taken": sum(1 for s in self.seats if s.kind != "open"),
             "status": self.status,
             "names": [s.name for s in self.seats if s.kind == "person" and s.name],
+            "turn_seconds": self.turn_seconds,
         }
 
     def publish(self, event: dict[str, Any] | None) -> None:

@@ -1,9 +1,15 @@
 // The client's state, its connection to the server and the actions the controls call.
+//
+// What the server sends goes through one queue of happenings (the events since the last view, and the view after
+// them): they are shown one at a time, the others' moves no faster than the chosen pace, and a deal's results stay
+// in front until the player continues. Whatever later animates a move hooks on show(), which knows what happened.
 
 import { patch } from "./dom.js";
 import { _, applyLanguage, browserLanguage, loadLanguage } from "./i18n.js";
-import { render, legal } from "./render.js";
+import { render, legal, PACES } from "./render.js";
 import { cardKey } from "./cards.js";
+import { suggestedLayoff } from "./ui.js";
+import * as sound from "./sound.js";
 
 const saved = {
   get(key, fallback) {
@@ -35,7 +41,17 @@ const state = {
   name: saved.get("name", ""),
   lang: saved.get("lang", null) || browserLanguage(),
   fourColour: saved.get("fourColour", false),
-  form: { preset: "fournier", seats: 2, bot_level: "medium", public: true, turn: "", limit: "", ...saved.get("form", {}) },
+  sound: saved.get("sound", false),
+  pace: saved.get("pace", "normal") in PACES ? saved.get("pace", "normal") : "normal",
+  tipsSeen: saved.get("tipsSeen", []),
+  tipsOff: saved.get("tipsOff", false),
+  // A room for friends: private unless its creator lists it.
+  form: { preset: "fournier", seats: 2, bot_level: "medium", public: false, turn: "", limit: "", ...saved.get("form", {}) },
+  // Play now: the opponents, their level and the rules, kept for next time.
+  play: { opponents: 1, bot_level: "medium", preset: "fournier", turn: "", limit: "", ...saved.get("play", {}) },
+  nameMissing: false,
+  rulesPreset: "fournier",
+  help: null,
   joinCode: "",
   lobby: [],
   lobbyChat: [],
@@ -53,6 +69,13 @@ const state = {
   selected: null,
   drag: null,
   panel: null,
+  // A deal's results in front of the table ({deal, result, scores, active, state}); `hold` keeps the next deal behind
+  // them until the player continues.
+  result: null,
+  hold: false,
+  resultShown: null,
+  suggest: false,
+  layoffAll: false,
   toast: null,
   needJoin: false,
   roomInfo: null,
@@ -73,6 +96,7 @@ let pending = false;
 function draw() {
   pending = false;
   applyLanguage();
+  ensureHelp();
   shown = patch(root, render(state, actions), shown);
 }
 
@@ -89,6 +113,45 @@ function toast(text) {
   clearTimeout(toastTimer);
   update({ toast: text });
   toastTimer = setTimeout(() => update({ toast: null }), 4000);
+}
+
+// -- the rules in words ("How to play", the cards' values) --------------------------------------
+
+const helpCache = new Map();
+let helpKey = null;
+
+/** The rules the page is about: the rules page's preset, or the room's. */
+function helpWanted() {
+  if (state.route.page === "rules") return { preset: state.rulesPreset, options: [] };
+  if (state.route.page !== "room") return null;
+  const v = state.view && state.view.room === state.route.code ? state.view : null;
+  const info = v || state.roomInfo;
+  return info ? { preset: info.preset || "fournier", options: info.options || [] } : null;
+}
+
+function ensureHelp() {
+  const want = helpWanted();
+  if (!want) return;
+  const key = `${state.lang}|${want.preset}|${want.options.join("&")}`;
+  if (key === helpKey) return;
+  helpKey = key;
+  if (helpCache.has(key)) {
+    state.help = helpCache.get(key);
+    return;
+  }
+  state.help = null;
+  const query = new URLSearchParams({ preset: want.preset });
+  for (const option of want.options) query.append("option", option);
+  fetch(`/api/rules/${encodeURIComponent(state.lang)}?${query}`)
+    .then((response) => response.json().then((data) => [response.ok, data]))
+    .then(([ok, data]) => {
+      const info = ok ? data : { error: (data.error && data.error.message) || "?" };
+      if (ok) helpCache.set(key, info);
+      if (helpKey === key) update({ help: info });
+    })
+    .catch(() => {
+      if (helpKey === key) helpKey = null;
+    });
 }
 
 // -- the hand's order --------------------------------------------------------------------------
@@ -143,6 +206,7 @@ function open() {
   }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   socket = ws;
+  sent.clear();
   update({ conn: "connecting" });
   ws.onopen = () => {
     retries = 0;
@@ -173,11 +237,13 @@ function open() {
 function connect(message) {
   hello = message;
   lastEvent = null;
+  forgetHappenings();
   open();
 }
 
 function disconnect() {
   hello = null;
+  forgetHappenings();
   if (socket) {
     socket.onclose = null;
     socket.close();
@@ -185,8 +251,179 @@ function disconnect() {
   }
 }
 
-function setView(view) {
+// -- what happened, shown one thing at a time ----------------------------------------------------
+
+let seq = 0;
+let incoming = [];        // {seq, events, view}: waiting to be shown, oldest first
+let waitingEvents = [];   // events received since the last view
+let received = null;      // the last view received (shown or not)
+let presence = null;      // the last presence message, with its place in the order of messages
+let pumpTimer = null;
+let shownAt = 0;          // when the last move was shown
+let timedOut = null;      // the turn a bot last played for this seat, when the timer ran out
+const sent = new Set();   // ids of this seat's actions not yet answered
+
+function forgetHappenings() {
+  clearTimeout(pumpTimer);
+  pumpTimer = null;
+  incoming = [];
+  waitingEvents = [];
+  received = null;
+  presence = null;
+  state.hold = false;
+}
+
+function receiveEvent(m) {
+  lastEvent = Math.max(lastEvent || 0, m.n);
+  if (m.kind === "start" || m.kind === "rematch") {
+    waitingEvents.push({ kind: m.kind, n: m.n });
+    return;
+  }
+  if (m.kind !== "action" || !m.action) return;
+  const before = received && received.game;
+  const entry = { n: m.n, seat: m.seat, action: m.action };
+  // The card taken from the discard pile is its top card in the view before this event; a lay-off's meld, the
+  // meld as it was.
+  if (m.action === "draw discard" && before && before.discard_pile.length) entry.card = before.discard_pile[before.discard_pile.length - 1];
+  if (m.action.startsWith("layoff ") && before) {
+    const onto = before.table[Number(m.action.split(" ")[2])];
+    if (onto) entry.meld = onto.cards;
+  }
+  // This seat's move that this page did not send, on its turn with a timer run out: the seat's bot played it.
+  const mine = received && received.seat !== null && m.seat === received.seat;
+  if (mine && sent.size === 0 && before && before.to_move === m.seat && received.turn_deadline
+    && Date.now() / 1000 + state.clockSkew >= received.turn_deadline - 2 && timedOut !== `${received.match}:${before.deal_number}:${before.turn}`) {
+    timedOut = `${received.match}:${before.deal_number}:${before.turn}`;
+    waitingEvents.push({ note: "timeout", n: m.n });
+  }
+  waitingEvents.push(entry);
+}
+
+function receiveView(view) {
   lastEvent = view.state;
+  const item = { seq: ++seq, events: waitingEvents, view };
+  waitingEvents = [];
+  const before = received && received.game;
+  if (before && view.game && received.room === view.room && received.match === view.match
+    && before.deal_number === view.game.deal_number && view.game.stock_size > before.stock_size) {
+    item.events.push({ note: "reshuffle", n: view.state });
+  }
+  received = view;
+  incoming.push(item);
+  pump();
+}
+
+/** The key of the deal whose results a view shows as the last deal's. */
+function previousKey(view) {
+  return `${view.match}:${view.game.deal_number - 1}`;
+}
+
+function resultOf(view, result, deal) {
+  const g = view.game;
+  return { deal, result, scores: g.scores, active: g.active, state: view.state };
+}
+
+/** Whether this view begins the next deal of the match shown: its results come first, in front. */
+function opensResult(item) {
+  const old = state.view;
+  const v = item.view;
+  return !item.opened && old && old.game && v.game && old.room === v.room && old.match === v.match && v.status === "playing"
+    && v.game.previous_result && v.game.deal_number > old.game.deal_number && !v.game.match_over;
+}
+
+function pump() {
+  clearTimeout(pumpTimer);
+  pumpTimer = null;
+  while (incoming.length && !state.hold) {
+    const next = incoming[0];
+    if (opensResult(next)) {
+      next.opened = true;
+      applyEvents(next.events);
+      next.events = [];
+      const changes = {};
+      noteTotals(next.view, changes);
+      if (state.resultShown !== previousKey(next.view)) {
+        const g = next.view.game;
+        Object.assign(changes, { result: resultOf(next.view, g.previous_result, g.deal_number - 1), panel: "result", hold: true,
+          resultShown: previousKey(next.view), layoffAll: false });
+      }
+      update(changes);
+      continue;
+    }
+    // A bot's move waits its turn at the chosen pace; a person's comes as it comes (people keep their own pace).
+    const seats = next.view.seats;
+    const bots = next.events.some((e) => e.action && e.seat !== next.view.seat && seats[e.seat] && seats[e.seat].presence === "bot");
+    const wait = bots && state.view ? shownAt + PACES[state.pace] - Date.now() : 0;
+    if (wait > 0) {
+      pumpTimer = setTimeout(pump, wait);
+      return;
+    }
+    incoming.shift();
+    show(next);
+  }
+}
+
+function applyEvents(events) {
+  let log = state.log;
+  for (const e of events) {
+    if (e.kind === "start" || e.kind === "rematch") {
+      log = [];
+      state.logMatch = undefined;
+    } else {
+      log = log.concat([e]).slice(-40);
+      if (e.action) shownAt = Date.now();
+      if (e.action && e.action.startsWith("close") && state.sound) sound.play("close");
+      if (e.note === "timeout") toast(_("Time's up: a bot played your turn."));
+    }
+  }
+  if (log !== state.log) update({ log });
+}
+
+function show(item) {
+  const old = state.view;
+  applyEvents(item.events);
+  let view = item.view;
+  if (presence && presence.seq > item.seq && presence.room === view.room) view = { ...view, seats: presence.seats, watchers: presence.watchers };
+  setView(view);
+  const g = view.game;
+  if (g && state.sound) {
+    const isMine = (v) => v && v.game && v.seat !== null && v.game.to_move === v.seat && !v.game.match_over && v.status === "playing";
+    const ended = (v) => v && v.game && (v.game.match_over || v.status === "over");
+    if (isMine(view) && !isMine(old)) sound.play("turn");
+    if (ended(view) && !ended(old) && old && old.game) sound.play("end");
+  }
+  if (state.layoffAll) setTimeout(continueLayoffs, 0);
+}
+
+/** The totals after each deal, for the chart (a rematch starts them again); whether the view brings a deal's results
+ * this page has not seen. */
+function noteTotals(view, changes) {
+  const g = view.game;
+  const old = state.view && state.view.game;
+  const rematched = (Boolean(old) && state.view.match !== view.match)
+    || (!old && state.totalsMatch !== null && state.totalsMatch !== view.match);
+  const seen = rematched ? null : state.resultSeen;
+  let totals = rematched ? [] : state.dealTotals;
+  const fresh = Boolean(g.previous_result) && seen !== null && g.deal_number > seen && !g.match_over;
+  if (seen === null || g.deal_number > seen) {
+    totals = totals.length ? totals.slice() : [g.scores.map(() => 0)];
+    if (seen === null && g.deal_number > 1) totals = [];
+    if (g.deal_number > 1) totals.push([...g.scores]);
+    changes.resultSeen = g.deal_number;
+  }
+  const last = totals.length ? totals[totals.length - 1].join() : null;
+  if (g.match_over && last !== g.scores.join()) totals = totals.concat([[...g.scores]]);
+  changes.dealTotals = totals;
+  changes.totalsMatch = view.match;
+  // Kept for the room, so that a reload or a return draws the same chart (written when it changes, not every view).
+  if (totals !== state.dealTotals || "resultSeen" in changes) {
+    saved.set(`totals.${view.room}`, { match: view.match, seen: changes.resultSeen ?? seen, totals });
+  }
+  Object.assign(state, { dealTotals: changes.dealTotals, resultSeen: changes.resultSeen ?? state.resultSeen, totalsMatch: view.match });
+  return fresh;
+}
+
+function setView(view) {
   if (state.view && state.view.room === view.room && state.view.seat !== null && view.seat === null) {
     saved.remove(`seat.${view.room}`); // removed from the seat: the token holds nothing now
   }
@@ -203,25 +440,13 @@ function setView(view) {
     changes.order = order;
     const keep = state.selected !== null && order[state.selected] === state.order[state.selected] && g.phase === "discard";
     changes.selected = keep ? state.selected : null;
-    // The totals after each deal, for the chart; a rematch starts them again.
-    const rematched = (Boolean(old) && state.view.match !== view.match)
-      || (!old && state.totalsMatch !== null && state.totalsMatch !== view.match);
-    const seen = rematched ? null : state.resultSeen;
-    let totals = rematched ? [] : state.dealTotals;
-    if (g.previous_result && seen !== null && g.deal_number > seen && !g.match_over) changes.panel = "result";
-    if (seen === null || g.deal_number > seen) {
-      totals = totals.length ? totals.slice() : [g.scores.map(() => 0)];
-      if (seen === null && g.deal_number > 1) totals = [];
-      if (g.deal_number > 1) totals.push([...g.scores]);
-      changes.resultSeen = g.deal_number;
+    if (newDeal) changes.suggest = false;
+    // Results this page never showed (a deal ended while it was away): in front, over the new deal.
+    if (noteTotals(view, changes) && state.resultShown !== previousKey(view)) {
+      Object.assign(changes, { result: resultOf(view, g.previous_result, g.deal_number - 1), panel: "result", resultShown: previousKey(view) });
     }
-    const last = totals.length ? totals[totals.length - 1].join() : null;
-    if (g.match_over && last !== g.scores.join()) totals = totals.concat([[...g.scores]]);
-    changes.dealTotals = totals;
-    // Kept for the room, so that a reload or a return draws the same chart (written when it changes, not every view).
-    if (totals !== state.dealTotals || "resultSeen" in changes) {
-      saved.set(`totals.${view.room}`, { match: view.match, seen: changes.resultSeen ?? seen, totals });
-    }
+    // A re-entry question and the end of the match show the deal's results themselves.
+    if (g.result && (g.match_over || legal(g).reenter.length)) changes.resultShown = `${view.match}:${g.deal_number}`;
     if (state.panel === "close" && !legal(g).close.size) changes.panel = null;
   }
   update(changes);
@@ -231,25 +456,36 @@ function setView(view) {
   }
 }
 
+function continueLayoffs() {
+  const v = state.view;
+  const g = v && v.game;
+  if (!state.layoffAll || incoming.length || sent.size) return;
+  const moves = g && g.phase === "showdown" && g.to_move === v.seat ? legal(g) : null;
+  if (!moves || !moves.layoff.length) {
+    state.layoffAll = false;
+    return;
+  }
+  actions.act(suggestedLayoff(moves.layoff, state.help && state.help.values).text);
+}
+
 function receive(m) {
   switch (m.type) {
     case "welcome":
       update({ role: m.role });
       break;
     case "view":
-      setView(m);
+      receiveView(m);
       break;
     case "event":
-      lastEvent = Math.max(lastEvent || 0, m.n);
-      if (m.kind === "action" && m.action) {
-        // The card taken from the discard pile is its top card in the view before this event.
-        const pile = state.view && state.view.game ? state.view.game.discard_pile : [];
-        const entry = m.action === "draw discard" && pile.length ? { ...m, card: pile[pile.length - 1] } : m;
-        update({ log: state.log.concat([entry]).slice(-40) });
-      }
-      else if (m.kind === "start" || m.kind === "rematch") update({ log: [], logMatch: undefined });
+      receiveEvent(m);
+      break;
+    case "ack":
+      sent.delete(m.id);
+      // The answer comes after the new view: the next lay-off of "lay off all" waits for both.
+      if (state.layoffAll) setTimeout(continueLayoffs, 0);
       break;
     case "presence":
+      presence = { seq: ++seq, room: m.room, seats: m.seats, watchers: m.watchers };
       if (state.view && state.view.room === m.room) {
         update({ view: { ...state.view, seats: m.seats, watchers: m.watchers }, presenceAt: Date.now() });
       }
@@ -268,6 +504,8 @@ function receive(m) {
       if (typeof m.t === "number") update({ clockSkew: m.time - (Date.now() / 1000 + m.t) / 2 });
       break;
     case "error":
+      if (m.id) sent.delete(m.id);
+      state.layoffAll = false;
       if (m.code === "bad_token" && state.route.page === "room") {
         saved.remove(`seat.${state.route.code}`);
         disconnect();
@@ -316,6 +554,10 @@ function route() {
   if (params.get("room")) {
     history.replaceState(null, "", `/#/room/${codeFrom(params.get("room"))}`);
   }
+  if (/^#\/rules/.test(location.hash)) {
+    enterRules();
+    return;
+  }
   const m = location.hash.match(/^#\/room\/([A-Za-z0-9-]+)/);
   const code = m ? codeFrom(m[1]) : null;
   if (hello && (code ? state.route.code === code : state.route.page === "home")) return;
@@ -330,10 +572,21 @@ function enterHome() {
   connect(message);
 }
 
+function enterRules() {
+  const wasRoom = state.route.page === "room";
+  update({ route: { page: "rules" }, panel: null, view: wasRoom ? null : state.view });
+  if (wasRoom || !hello) {
+    const message = { type: "hello" };
+    if (state.name.trim()) message.name = state.name.trim();
+    connect(message);
+  }
+}
+
 function enterRoom(code, watch = false) {
   const fresh = state.route.page !== "room" || state.route.code !== code;
   update({ route: { page: "room", code }, needJoin: false, roomMissing: false, copied: false,
-    ...(fresh ? { view: null, chat: [], log: [], logMatch: undefined, unread: 0, panel: null, dealTotals: [], resultSeen: null, totalsMatch: null } : {}) });
+    ...(fresh ? { view: null, chat: [], log: [], logMatch: undefined, unread: 0, panel: null, dealTotals: [], resultSeen: null, totalsMatch: null,
+      result: null, resultShown: null, suggest: false, layoffAll: false } : {}) });
   if (fresh) {
     const kept = saved.get(`totals.${code}`, null);
     if (kept && Array.isArray(kept.totals) && typeof kept.seen === "number") {
@@ -355,6 +608,18 @@ function enterRoom(code, watch = false) {
   }
 }
 
+/** The name the player gave, or null after saying, next to the field, that it is missing. */
+function givenName() {
+  const name = state.name.trim();
+  if (name) return name;
+  update({ nameMissing: true });
+  requestAnimationFrame(() => {
+    const input = document.querySelector("input[name=name]");
+    if (input) input.focus();
+  });
+  return null;
+}
+
 // -- actions --------------------------------------------------------------------------------
 
 const actions = {
@@ -368,7 +633,7 @@ const actions = {
   },
   setName(name) {
     saved.set("name", name);
-    update({ name });
+    update({ name, nameMissing: false });
   },
   async setLanguage(lang) {
     saved.set("lang", lang);
@@ -384,10 +649,43 @@ const actions = {
     saved.set("fourColour", !state.fourColour);
     update({ fourColour: !state.fourColour });
   },
+  toggleSound() {
+    const on = !state.sound && sound.unlock();
+    saved.set("sound", on);
+    update({ sound: on });
+    if (on) sound.play("turn");
+  },
+  setPace(pace) {
+    if (!(pace in PACES)) return;
+    saved.set("pace", pace);
+    update({ pace });
+    pump();
+  },
+  setTips(on) {
+    saved.set("tipsOff", !on);
+    if (on) saved.set("tipsSeen", []);
+    update({ tipsOff: !on, tipsSeen: on ? [] : state.tipsSeen });
+  },
+  seeTip(key) {
+    const seen = state.tipsSeen.includes(key) ? state.tipsSeen : state.tipsSeen.concat([key]);
+    saved.set("tipsSeen", seen);
+    update({ tipsSeen: seen });
+  },
+  stopTips() {
+    actions.setTips(false);
+  },
   setForm(changes) {
     const form = { ...state.form, ...changes };
     saved.set("form", form);
     update({ form });
+  },
+  setPlay(changes) {
+    const play = { ...state.play, ...changes };
+    saved.set("play", play);
+    update({ play });
+  },
+  setRulesPreset(rulesPreset) {
+    update({ rulesPreset });
   },
   setJoinCode(joinCode) {
     update({ joinCode });
@@ -396,16 +694,14 @@ const actions = {
     update({ chatText });
   },
   async createRoom(startNow) {
-    const name = state.name.trim();
-    if (!name) {
-      toast(_("Give your name first."));
-      return;
-    }
-    const f = state.form;
+    const name = givenName();
+    if (!name) return;
+    const f = startNow ? state.play : state.form;
     const options = {};
     if (f.limit) options.limit = Number(f.limit);
     if (f.options) Object.assign(options, f.options);
-    const body = { name, rules: { preset: f.preset, options }, seats: Number(f.seats), bot_level: f.bot_level,
+    const seats = startNow ? Number(f.opponents) + 1 : Number(f.seats);
+    const body = { name, rules: { preset: f.preset, options }, seats, bot_level: f.bot_level,
       public: startNow ? false : Boolean(f.public), lang: state.lang };
     if (f.turn) body.turn_seconds = Number(f.turn);
     try {
@@ -426,11 +722,8 @@ const actions = {
     actions.openRoom(code);
   },
   async joinRoom(code) {
-    const name = state.name.trim();
-    if (!name) {
-      toast(_("Give your name first."));
-      return;
-    }
+    const name = givenName();
+    if (!name) return;
     try {
       const joined = await post(`/api/rooms/${encodeURIComponent(code)}/join`, { name });
       saved.set(`seat.${joined.code}`, { token: joined.token, seat: joined.seat });
@@ -477,10 +770,13 @@ const actions = {
   },
   act(text) {
     if (!state.view) return;
-    if (!send({ type: "action", id: newId(), state: state.view.state, action: text })) {
+    const id = newId();
+    if (!send({ type: "action", id, state: state.view.state, action: text })) {
+      state.layoffAll = false;
       toast(_("Not connected; reconnecting…"));
       return;
     }
+    sent.add(id);
     update({ selected: null, panel: state.panel === "close" || state.panel === "history" ? null : state.panel });
   },
   select(i) {
@@ -499,10 +795,32 @@ const actions = {
     update({ sortBy: by, selected: null, order: g ? sorted(g.hand, by, g.arrangement) : state.order });
   },
   togglePanel(panel) {
-    update({ panel: state.panel === panel ? null : panel, unread: panel === "chat" ? 0 : state.unread });
+    if (state.panel === "result" && panel !== "result") {
+      actions.dismissResult();
+      if (!panel) return;
+    }
+    const next = state.panel === panel ? null : panel;
+    const changes = { panel: next, unread: panel === "chat" ? 0 : state.unread };
+    if (next === "result") {
+      const v = state.view;
+      if (!v || !v.game || !v.game.previous_result) return;
+      changes.result = resultOf(v, v.game.previous_result, v.game.deal_number - 1);
+    }
+    update(changes);
+  },
+  closePanel() {
+    actions.togglePanel(null);
   },
   dismissResult() {
-    update({ panel: null });
+    update({ panel: null, hold: false });
+    pump();
+  },
+  toggleSuggest() {
+    update({ suggest: !state.suggest });
+  },
+  layoffAll() {
+    state.layoffAll = true;
+    continueLayoffs();
   },
 };
 
@@ -566,6 +884,12 @@ function onClickCapture(e) {
 
 function onKey(e) {
   const target = e.target;
+  // Escape closes the open panel, from any control in it.
+  if (e.key === "Escape" && state.panel) {
+    actions.closePanel();
+    e.preventDefault();
+    return;
+  }
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const v = state.view;
@@ -577,7 +901,8 @@ function onKey(e) {
     const i = (Number(e.key) + 9) % 10;
     if (i < n) actions.select(i);
   } else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
-    const step = (e.key === "ArrowRight") === (document.documentElement.dir !== "rtl") ? 1 : -1;
+    // The hand is drawn left to right in every language.
+    const step = e.key === "ArrowRight" ? 1 : -1;
     if (e.shiftKey && state.selected !== null) {
       const to = Math.max(0, Math.min(n - 1, state.selected + step));
       actions.moveCard(state.selected, to);
@@ -598,8 +923,8 @@ function onKey(e) {
     actions.sortHand(state.sortBy === "suit" ? "rank" : state.sortBy === "rank" ? "melds" : "suit");
   } else if (e.key === "h") {
     actions.togglePanel("history");
-  } else if (e.key === "Escape") {
-    actions.togglePanel(null);
+  } else if (e.key === "?") {
+    actions.togglePanel("keys");
   } else {
     return;
   }

@@ -6,7 +6,7 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PROPERTIES = new Set(["value", "checked", "disabled", "selected"]);
 
-/** A node: h("button", {class: "x", onclick}, "text", [children...]). */
+/** A node: h("button", {class: "x", onclick}, "text", [children...]); `style` is an object of CSS properties. */
 export function h(tag, props, ...children) {
   const flat = [];
   const add = (c) => {
@@ -19,8 +19,19 @@ export function h(tag, props, ...children) {
   return { tag, props: props || {}, children: flat };
 }
 
+function setStyle(el, value, old) {
+  // Through the element's CSSOM, never a style attribute: the page's Content-Security-Policy forbids those.
+  const now = value || {};
+  for (const prop of Object.keys(old || {})) if (!(prop in now)) el.style.removeProperty(prop);
+  for (const [prop, v] of Object.entries(now)) if (!old || old[prop] !== v) el.style.setProperty(prop, String(v));
+}
+
 function setProp(el, name, value, old) {
   if (name === "key" || name === "html") return;
+  if (name === "style") {
+    setStyle(el, value, old);
+    return;
+  }
   if (name.startsWith("on")) {
     el[name.toLowerCase()] = value || null;
     return;
