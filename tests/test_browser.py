@@ -1230,16 +1230,18 @@ def test_the_chart_has_axes_a_named_limit_a_legend_and_room_below_zero(server: R
                 view: [view.x, view.y, view.width, view.height],
                 points: [...box.querySelectorAll("polyline")].flatMap((l) => [...l.points].map((p) => [p.x, p.y])),
                 ticks: [...box.querySelectorAll(".tick text")].map((t) => Number(t.textContent)),
+                grid: [...box.querySelectorAll(".tick line")].map((l) => l.y1.baseVal.value),
                 deals: [...box.querySelectorAll("text.deal")].map((t) => t.textContent),
                 limit: box.querySelector(".limit-label").textContent,
                 legend: [...box.querySelectorAll(".legend li")].map((l) => l.textContent),
               };
             }"""
         )
-        x, y, width, height = drawn["view"]
+        x, _y, width, _height = drawn["view"]
         assert len(drawn["points"]) == 6
+        # Every total is drawn within the chart's axes: between its lowest and its highest marked value.
         for px, py in drawn["points"]:
-            assert x <= px <= x + width and y <= py <= y + height, drawn
+            assert x <= px <= x + width and min(drawn["grid"]) <= py <= max(drawn["grid"]), drawn
         assert min(drawn["ticks"]) < 0 <= max(drawn["ticks"]) and max(drawn["ticks"]) >= 50
         assert drawn["deals"] == ["0", "1", "2"]
         assert drawn["limit"] == "limit 50" and drawn["legend"] == ["Ana", "Bea"]
