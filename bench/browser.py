@@ -13,12 +13,18 @@ with a temporary SQLite database and drives Debian's chromium
 - two people in two browser contexts playing whole matches against each
   other (``--matches``, limit ``--limit``): for every move one makes, the
   time from its click to the other page showing the state it made (both
-  pages' ``Date.now()``, one machine): median, 95th percentile, largest.
+  pages' ``Date.now()``, one machine): median, 95th percentile, largest;
+- a newcomer's match (``--newcomers``, each a whole match against one
+  ``easy`` bot at limit ``--limit``, the page as a first visit leaves it,
+  its tips on): the clicks a player makes, per deal, playing as the tests
+  do (draw from the stock, close when the page offers it, else discard the
+  last loose card; at a showdown the suggested melds, every lay-off, pass;
+  every tip read and dismissed).
 
 Everything stays on 127.0.0.1 and stops by itself. Run it on an idle
 machine: the figures are times.
 
-Run: ``python bench/browser.py [--loads 10] [--matches 1] [--limit 40]``.
+Run: ``python bench/browser.py [--loads 10] [--matches 1] [--limit 40] [--newcomers 1]``.
 """
 
 from __future__ import annotations
@@ -35,10 +41,11 @@ from typing import Any
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
+from chinchon.server import client
 from chinchon.server.client import CHROMIUM, CHROMIUM_ARGS, served
 
-ROOT = Path(__file__).resolve().parent.parent
-STATIC = ROOT / "chinchon" / "server" / "static"
+# The static files of the chinchon this script imports (the one the server it starts serves).
+STATIC = Path(client.__file__).resolve().parent / "static"
 
 # Records, in the page, when each state first shows and when each click happens.
 WATCH = """
@@ -82,12 +89,14 @@ def weight(base: str) -> tuple[int, list[tuple[str, int]]]:
 
 
 def act(page: Any, selector: str) -> bool:
-    """Click a control that makes a move and wait for the state it makes; whether it was clicked."""
+    """Click a control that makes a move and wait for the state it makes (or the deal's results it brings in front
+    of the table, or the match's end); whether it was clicked."""
     before = page.get_attribute(".status", "data-state")
     try:
         page.click(selector, timeout=3000)
         page.wait_for_function(
-            "([b]) => { const s = document.querySelector('.status'); return !s || s.dataset.state !== b; }",
+            "([b]) => { const s = document.querySelector('.status');"
+            " return !s || s.dataset.state !== b || document.querySelector('.sheet.result, [data-over]'); }",
             arg=[before],
             timeout=10_000,
         )
@@ -99,8 +108,7 @@ def act(page: Any, selector: str) -> bool:
 def step(page: Any) -> bool:
     """Make the move the page offers, if any (as tests/test_browser.py does); whether one was made."""
     if page.is_visible("[data-action=continue]"):
-        page.click("[data-action=continue]", timeout=3000)
-        return True
+        return click(page, "continue")
     for selector in ("[data-action=reenter-no]", "[data-action=show]", "[data-action=layoff]", "[data-action=pass]"):
         if page.is_visible(selector):
             return act(page, selector)
@@ -127,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loads", type=int, default=10, help="times the table is opened")
     parser.add_argument("--matches", type=int, default=1, help="whole matches between two browsers")
     parser.add_argument("--limit", type=int, default=40, help="the matches' points limit")
+    parser.add_argument("--newcomers", type=int, default=1, help="whole matches of a newcomer against a bot")
     args = parser.parse_args(argv)
     with served("--bot-delay", "0") as base:
         total, sizes = weight(base)
@@ -153,19 +162,27 @@ def main(argv: list[str] | None = None) -> int:
                 loads.append(page.evaluate("performance.now()"))
                 context.close()
             loads.sort()
-            print(
-                f"table on screen after opening its address: median {statistics.median(loads):.0f} ms, "
-                f"largest {loads[-1]:.0f} ms ({len(loads)} loads)"
-            )
+            if loads:
+                print(
+                    f"table on screen after opening its address: median {statistics.median(loads):.0f} ms, "
+                    f"largest {loads[-1]:.0f} ms ({len(loads)} loads)"
+                )
             delays: list[float] = []
             for _ in range(args.matches):
                 delays += two_browsers(browser, base, args.limit)
             delays.sort()
-            p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
-            print(
-                f"a move shown in the other browser: median {statistics.median(delays):.0f} ms, "
-                f"p95 {p95:.0f} ms, largest {delays[-1]:.0f} ms ({len(delays)} moves)"
-            )
+            if delays:
+                p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
+                print(
+                    f"a move shown in the other browser: median {statistics.median(delays):.0f} ms, "
+                    f"p95 {p95:.0f} ms, largest {delays[-1]:.0f} ms ({len(delays)} moves)"
+                )
+            clicks = deals = 0
+            for _ in range(args.newcomers):
+                made, dealt = newcomer(browser, base, args.limit)
+                clicks, deals = clicks + made, deals + dealt
+            if deals:
+                print(f"a newcomer's match: {clicks / deals:.1f} clicks a deal ({clicks} clicks, {deals} deals)")
             browser.close()
     return 0
 
@@ -206,6 +223,62 @@ def two_browsers(browser: Any, base: str, limit: int) -> list[float]:
     for page in pages:
         page.context.close()
     return delays
+
+
+NEWCOMER_MOVES = ("tip-seen", "continue", "reenter-no", "layoff-all", "layoff", "pass")
+
+
+def newcomer(browser: Any, base: str, limit: int) -> tuple[int, int]:
+    """A first visit plays a whole match against an easy bot from the home page: the clicks it made, the deals."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(base + "/")
+    page.evaluate("(f) => localStorage.setItem('chinchon.play', f)", json.dumps({"options": {"limit": limit}}))
+    page.evaluate("(f) => localStorage.setItem('chinchon.form', f)", json.dumps({"options": {"limit": limit}}))
+    page.reload()
+    page.fill("input[name=name]", "Ana")
+    page.click("[data-action=play-now]")
+    page.wait_for_selector(".hand .card", timeout=60_000)
+    clicks = 1
+    deadline = time.monotonic() + 900
+    while time.monotonic() < deadline and not page.is_visible("[data-over]"):
+        made = 0
+        for name in NEWCOMER_MOVES:
+            if page.is_visible(f"[data-action={name}]"):
+                made = int(
+                    act(page, f"[data-action={name}]") if name not in ("tip-seen", "continue") else click(page, name)
+                )
+                break
+        else:
+            if page.is_visible("[data-action=show]"):
+                suggested = ".option.suggested[data-action=show]"
+                made = int(act(page, suggested if page.is_visible(suggested) else "[data-action=show]"))
+            elif page.get_attribute(".status", "data-mine") == "1":
+                if page.is_visible("[data-action=draw-stock].live"):
+                    made = int(act(page, "[data-action=draw-stock]"))
+                elif page.is_visible("[data-action=close]"):
+                    made = int(click(page, "close")) + int(act(page, "[data-action=close-option]"))
+                elif page.get_attribute(".status", "data-phase") == "discard":
+                    cards = page.query_selector_all(".hand button.card:not(.meld)") or page.query_selector_all(
+                        ".hand button.card"
+                    )
+                    cards[-1].click()
+                    made = 1 + int(act(page, "[data-action=discard]"))
+        clicks += made
+        if not made:
+            page.wait_for_timeout(20)
+    deals = int("".join(ch for ch in page.inner_text(".table-bar span") if ch.isdigit()) or 0)
+    context.close()
+    return clicks, deals
+
+
+def click(page: Any, action: str) -> bool:
+    """Click a control that makes no move; whether it was there to click."""
+    try:
+        page.click(f"[data-action={action}]", timeout=3000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 if __name__ == "__main__":
