@@ -24,13 +24,19 @@ with a temporary SQLite database and drives Debian's chromium
 Everything stays on 127.0.0.1 and stops by itself. Run it on an idle
 machine: the figures are times.
 
-Run: ``python bench/browser.py [--loads 10] [--matches 1] [--limit 40] [--newcomers 1]``.
+With ``--old PATH`` (a checkout of another commit: ``git worktree add
+--detach /tmp/old 45c9383``) the loads alternate between this checkout's
+server and that one's, and the ratio of their medians is printed.
+
+Run: ``python bench/browser.py [--loads 10] [--matches 1] [--limit 40] [--newcomers 1] [--old PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import statistics
 import sys
 import time
@@ -136,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=1, help="whole matches between two browsers")
     parser.add_argument("--limit", type=int, default=40, help="the matches' points limit")
     parser.add_argument("--newcomers", type=int, default=1, help="whole matches of a newcomer against a bot")
+    parser.add_argument(
+        "--old", type=Path, help="a checkout of an older chinchon: its table is opened too, load for load, interleaved"
+    )
     args = parser.parse_args(argv)
     with served("--bot-delay", "0") as base:
         total, sizes = weight(base)
@@ -144,29 +153,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {url}: {size:,}")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS), headless=True)
-            loads = []
-            for _ in range(args.loads):
-                room = post(base + "/api/rooms", {"name": "Ana", "seats": 2, "bot_level": "easy", "public": False})
-                context = browser.new_context(viewport={"width": 390, "height": 844})
-                context.add_init_script(
-                    f"localStorage.setItem('chinchon.seat.{room['code']}', "
-                    f"JSON.stringify({{token: '{room['token']}', seat: 0}}))"
-                )
-                page = context.new_page()
-                page.goto(f"{base}/#/room/{room['code']}")
-                page.click("[data-action=start]", timeout=60_000)
-                page.wait_for_selector(".hand .card", timeout=60_000)
-                page.goto("about:blank")
-                page.goto(f"{base}/#/room/{room['code']}")
-                page.wait_for_selector(".hand .card", timeout=60_000)
-                loads.append(page.evaluate("performance.now()"))
-                context.close()
-            loads.sort()
-            if loads:
-                print(
-                    f"table on screen after opening its address: median {statistics.median(loads):.0f} ms, "
-                    f"largest {loads[-1]:.0f} ms ({len(loads)} loads)"
-                )
+            if args.old is not None:
+                compare_loads(browser, base, args.old, args.loads)
+            else:
+                loads = sorted(load(browser, base) for _ in range(args.loads))
+                if loads:
+                    print(
+                        f"table on screen after opening its address: median {statistics.median(loads):.0f} ms, "
+                        f"largest {loads[-1]:.0f} ms ({len(loads)} loads)"
+                    )
             delays: list[float] = []
             for _ in range(args.matches):
                 delays += two_browsers(browser, base, args.limit)
@@ -185,6 +180,50 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"a newcomer's match: {clicks / deals:.1f} clicks a deal ({clicks} clicks, {deals} deals)")
             browser.close()
     return 0
+
+
+def load(browser: Any, base: str) -> float:
+    """A room's address opened (its match started) to its table on screen, in ms from the navigation's start."""
+    room = post(base + "/api/rooms", {"name": "Ana", "seats": 2, "bot_level": "easy", "public": False})
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(
+        f"localStorage.setItem('chinchon.seat.{room['code']}', JSON.stringify({{token: '{room['token']}', seat: 0}}))"
+    )
+    page = context.new_page()
+    page.goto(f"{base}/#/room/{room['code']}")
+    page.click("[data-action=start]", timeout=60_000)
+    page.wait_for_selector(".hand .card", timeout=60_000)
+    page.goto("about:blank")
+    page.goto(f"{base}/#/room/{room['code']}")
+    page.wait_for_selector(".hand .card", timeout=60_000)
+    took = float(page.evaluate("performance.now()"))
+    context.close()
+    return took
+
+
+def compare_loads(browser: Any, base: str, old: Path, count: int) -> None:
+    """The table opened from this chinchon's server and from an older checkout's, alternately: both medians, and
+    their ratio (one run, interleaved, so that the machine's load falls on both alike)."""
+    with contextlib.ExitStack() as stack:
+        # The older server is that checkout's code: its process finds chinchon there first.
+        before = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = str(old.resolve())
+        try:
+            old_base = stack.enter_context(served("--bot-delay", "0"))
+        finally:
+            if before is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = before
+        times: dict[str, list[float]] = {base: [], old_base: []}
+        for i in range(count):
+            for where in (base, old_base) if i % 2 else (old_base, base):
+                times[where].append(load(browser, where))
+    new_median, old_median = statistics.median(times[base]), statistics.median(times[old_base])
+    print(
+        f"table on screen after opening its address, interleaved with {old}: median {new_median:.0f} ms "
+        f"against {old_median:.0f} ms ({count} loads each): {new_median / old_median:.2f} times"
+    )
 
 
 def two_browsers(browser: Any, base: str, limit: int) -> list[float]:

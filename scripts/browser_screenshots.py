@@ -119,8 +119,12 @@ def page_for(browser: Any, viewport: ViewportSize, lang: str, newcomer: bool = F
 
 
 def settle(page: Any) -> None:
-    """Wait until the page has drawn what it has (two frames)."""
+    """Wait until the page has drawn what it has (two frames) and its short animations are over (a tip rising)."""
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_function(
+        "document.getAnimations()"
+        ".every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)"
+    )
 
 
 def act(page: Any, selector: str) -> None:
