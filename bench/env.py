@@ -1,95 +1,261 @@
-"""Steps per second of the reinforcement-learning environment (``chinchon.env``).
+"""Steps per second of the reinforcement-learning environments, beside RLCard's gin rummy, in one run.
 
-Each step is one agent's ``last()`` (its observation vector and action mask)
-and one ``step()``, as a learner's loop does. Three kinds of play:
+Random legal play, 2 players, ``fournier`` rules, episodes cut at
+``--max-turns`` actions (random play rarely closes):
 
-- ``random``: a uniformly random legal action, episodes cut at ``--max-turns``
-  (random play rarely closes, so its deals run long and the observation,
-  which carries the deal's history, grows);
-- ``closer``: closes whenever it may, otherwise random: deals of the length
-  weak players make;
-- ``simple``: every seat is the ``simple`` bot (the bot's own thinking
-  included): deals of the length real play makes.
+- ``RLCard gin-rummy``: ``rlcard.make("gin-rummy")``, ``reset``/``step``
+  with its state encoding, a random legal action each step;
+- ``env()``: the AEC environment with PettingZoo's wrappers, an agent's
+  ``last()`` (its observation vector and mask) then ``step()``;
+- ``raw_env()``: the same without the wrappers;
+- ``raw_env(), whole encoding``: ``raw_env`` encoding each observation
+  whole with ``encode_observation(match.observation(seat))``, as it did
+  before the incremental :class:`~chinchon.env.SeatEncoder`;
+- ``vector N=n, p process(es)``: :class:`~chinchon.vector_env.BotOpponentsVectorEnv`
+  with ``n`` games, the learner at seat 0 playing a random legal action,
+  the ``random`` bot at the other seat; one process (``workers=0``) or two
+  worker processes. A step is one learner decision (the bot's decisions
+  in between are not counted; ``actions/s`` counts every seat's).
 
-Run: ``python bench/env.py [--seconds S] [--seed N] [--max-turns T]``.
+Each configuration runs ``--seconds`` of wall-clock time, ``--repeat`` times,
+interleaved with the others; the table gives the medians of steps per
+second of wall-clock time and per second of CPU time (this process's and
+its workers', read from ``/proc``), each with its ratio to RLCard's median
+of the same run. On a shared machine the CPU-time figures move less; the
+wall-clock ones are what two processes gain. Compare ratios, not absolute
+figures, between runs. ``--profile`` prints where
+a step's time goes (cProfile, cumulative shares) for ``raw_env`` and for
+the vector environment.
+
+Run: ``python bench/env.py [--seconds S] [--repeat R] [--max-turns T] [--profile]``
+(RLCard: ``pip install -e '.[bench]'``).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import cProfile
+import math
+import os
+import pstats
+import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from chinchon.bots import make_bot
-from chinchon.env import CARD_KINDS, CLOSE, action_index, raw_env
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-Policy = Callable[[raw_env, str, np.ndarray], int]
+from chinchon.env import action_mask, encode_observation, env, raw_env
+from chinchon.vector_env import BotOpponentsVectorEnv
 
-
-def random_policy(rng: np.random.Generator) -> Policy:
-    def choose(game: raw_env, agent: str, mask: np.ndarray) -> int:
-        return int(rng.choice(np.flatnonzero(mask)))
-
-    return choose
+Runner = Callable[[float], tuple[int, int]]
+"""Runs for about so many seconds; returns (steps, every seat's actions)."""
 
 
-def closer_policy(rng: np.random.Generator) -> Policy:
-    def choose(game: raw_env, agent: str, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        closes = legal[(legal >= CLOSE) & (legal < CLOSE + CARD_KINDS)]
-        return int(closes[0]) if len(closes) else int(rng.choice(legal))
+class whole_encoding_env(raw_env):
+    """``raw_env`` as it was: every observation encoded whole from the match's observation."""
 
-    return choose
-
-
-def simple_policy(rng: np.random.Generator) -> Policy:
-    bot = make_bot("simple")
-    bot_rng = random.Random(int(rng.integers(2**31)))
-
-    def choose(game: raw_env, agent: str, mask: np.ndarray) -> int:
-        view = game.view(agent)
-        return action_index(bot.choose(view, view.legal_actions, bot_rng))
-
-    return choose
+    def observe(self, agent: str) -> dict[str, Any]:
+        view = self.view(agent)
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            mask = np.zeros(self._size, dtype=np.int8)
+        else:
+            mask = action_mask(view, self.interactive_showdown)
+        return {"observation": encode_observation(view), "action_mask": mask}
 
 
-def rate(name: str, game: raw_env, policy: Policy, seconds: float, seed: int) -> float:
-    steps = episodes = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game.reset(seed=seed + episodes)
-        episodes += 1
-        while game.agents:
-            agent = game.agent_selection
-            observation, _reward, terminated, truncated, _info = game.last()
-            if terminated or truncated:
-                game.step(None)
+def aec_runner(make: Callable[[], Any], seed: int) -> Runner:
+    game = make()
+    rng = np.random.default_rng(seed)
+    episodes = [0]
+
+    def run(seconds: float) -> tuple[int, int]:
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            game.reset(seed=seed + episodes[0])
+            episodes[0] += 1
+            for _agent in game.agent_iter():
+                observation, _reward, terminated, truncated, _info = game.last()
+                if terminated or truncated:
+                    game.step(None)
+                    continue
+                legal = np.flatnonzero(observation["action_mask"])
+                game.step(int(legal[rng.integers(len(legal))]))
+                steps += 1
+        return steps, steps
+
+    return run
+
+
+def rlcard_runner(seed: int) -> Runner:
+    import rlcard
+
+    game = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+
+    def run(seconds: float) -> tuple[int, int]:
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            state, _player = game.reset()
+            while not game.is_over():
+                legal = list(state["legal_actions"])
+                state, _player = game.step(legal[rng.integers(len(legal))])
+                steps += 1
+        return steps, steps
+
+    return run
+
+
+def vector_runner(games: int, workers: int, max_turns: int, seed: int, opponents: str = "random") -> Runner:
+    vector = BotOpponentsVectorEnv(
+        games, "fournier", 2, opponents, max_turns=max_turns, workers=workers, copy=False, seed=seed
+    )
+    rng = np.random.default_rng(seed)
+    observations, _infos = vector.reset(seed=seed)
+
+    def run(seconds: float) -> tuple[int, int]:
+        nonlocal observations
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            mask = observations["action_mask"]
+            # A uniformly random legal action in each game (the mask of a game that just ended is empty: 0).
+            actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+            observations, _rewards, _terminated, _truncated, _infos = vector.step(actions)
+            steps += games
+        return steps, steps
+
+    run.close = vector.close  # type: ignore[attr-defined]
+    run.pids = [process.pid for process in vector._processes]  # type: ignore[attr-defined]
+    return run
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of this process and of the processes ``pids`` (Linux: from /proc), in seconds."""
+    total = time.process_time()
+    ticks = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(") ", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+        except (OSError, IndexError, ValueError):
+            return math.nan
+    return total
+
+
+Rates = dict[str, list[float]]
+
+
+def measure(configs: dict[str, Runner], seconds: float, repeat: int) -> tuple[Rates, Rates]:
+    """Steps per second of wall-clock time, and per second of CPU time (of every process taking part)."""
+    rates: Rates = {name: [] for name in configs}
+    cpu_rates: Rates = {name: [] for name in configs}
+    for round_ in range(repeat):
+        for name, run in configs.items():
+            pids = getattr(run, "pids", [])
+            cpu = cpu_seconds(pids)
+            start = time.perf_counter()
+            steps, _actions = run(seconds)
+            rate = steps / (time.perf_counter() - start)
+            cpu_rate = steps / (cpu_seconds(pids) - cpu)
+            rates[name].append(rate)
+            cpu_rates[name].append(cpu_rate)
+            print(f"  round {round_ + 1}: {name:40} {rate:10,.0f} steps/s {cpu_rate:10,.0f} per CPU-s", flush=True)
+    return rates, cpu_rates
+
+
+def profile(name: str, run: Runner, seconds: float) -> None:
+    """Cumulative shares of a run's time in the parts of a step."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run(seconds)
+    profiler.disable()
+    stats: dict[tuple[str, int, str], Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = max(sum(row[2] for row in stats.values()), 1e-9)
+
+    def spent(module: str, function: str, callers: tuple[tuple[str, str], ...] = ()) -> float:
+        """Cumulative time in ``module.function`` (only when called from one of ``callers``, if given)."""
+        time_ = 0.0
+        for (filename, _line, name), row in stats.items():
+            if Path(filename).name != module or name != function:
                 continue
-            assert observation is not None
-            game.step(policy(game, agent, observation["action_mask"]))
-            steps += 1
-    elapsed = time.perf_counter() - start
-    print(f"{name:40} {steps / elapsed:8.0f} steps/s   ({steps} steps, {episodes} episodes, {elapsed:.1f} s)")
-    return steps / elapsed
+            if not callers:
+                time_ += row[3]
+                continue
+            for (caller_file, _caller_line, caller), caller_row in row[4].items():
+                if (Path(caller_file).name, caller) in callers:
+                    time_ += caller_row[3]
+        return time_
+
+    learner = (("env.py", "encode"), ("vector_env.py", "_finish"))
+    parts = {
+        "the learner's view (Deal.observation)": spent("deal.py", "observation", learner),
+        "its encoding (SeatEncoder)": spent("env.py", "_observe"),
+        "its mask (legal actions, numbered)": spent("env.py", "mask") + spent("env.py", "_numbered", learner[1:]),
+        "the bots' views (Match.observation)": spent("match.py", "observation"),
+        "the bots' choices (Bot.choose)": spent("simple.py", "choose"),
+        "the engine's moves (Match.apply)": spent("match.py", "apply"),
+        "showdowns (Match.resolve_showdown)": spent("match.py", "resolve_showdown"),
+    }
+    parts["the rest (environment, PettingZoo, driver)"] = (
+        total - sum(parts.values()) + spent("match.py", "apply", (("match.py", "resolve_showdown"),))
+    )
+    print(f"\nprofile of {name} (cProfile: shares of {total:.1f} s of profiled time):")
+    for label, time_ in parts.items():
+        print(f"  {label:44} {time_ / total:6.1%}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=5.0, help="time for each measure")
+    parser.add_argument("--seconds", type=float, default=3.0, help="wall-clock time of each measure")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of every measure (the median is shown)")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--max-turns", type=int, default=500, help="cut random episodes after this many actions")
+    parser.add_argument("--max-turns", type=int, default=400, help="cut episodes after this many actions")
+    parser.add_argument("--sizes", default="1,16,256", help="numbers of games of the vector environment")
+    parser.add_argument("--profile", action="store_true", help="profile raw_env and the vector environment")
     args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
-    for players in (2, 4):
-        game = raw_env("fournier", players, max_turns=args.max_turns)
-        rate(f"random, {players} players (fournier)", game, random_policy(rng), args.seconds, args.seed)
-        # Even bots can play a deal that never ends (every seat waiting for the same cards): cut at 2000 actions.
-        game = raw_env("fournier", players, max_turns=2_000)
-        rate(f"closer, {players} players (fournier)", game, closer_policy(rng), args.seconds, args.seed)
-        rate(f"simple bots, {players} players (fournier)", game, simple_policy(rng), args.seconds, args.seed)
+    seed, turns = args.seed, args.max_turns
+    configs: dict[str, Runner] = {}
+    try:
+        configs["RLCard gin-rummy"] = rlcard_runner(seed)
+    except ImportError as error:
+        print(f"RLCard: UNAVAILABLE ({error}); pip install -e '.[bench]'")
+    configs["env() (PettingZoo wrappers)"] = aec_runner(lambda: env("fournier", 2, max_turns=turns), seed)
+    configs["raw_env()"] = aec_runner(lambda: raw_env("fournier", 2, max_turns=turns), seed)
+    configs["raw_env(), whole encoding"] = aec_runner(lambda: whole_encoding_env("fournier", 2, max_turns=turns), seed)
+    for games in (int(n) for n in args.sizes.split(",")):
+        for workers in (0, 2):
+            label = "1 process" if workers == 0 else "2 processes"
+            configs[f"vector N={games}, {label}"] = vector_runner(games, workers, turns, seed)
+    rates, cpu_rates = measure(configs, args.seconds, args.repeat)
+    rlcard = "RLCard gin-rummy"
+    base = statistics.median(rates[rlcard]) if rlcard in rates else None
+    cpu_base = statistics.median(cpu_rates[rlcard]) if rlcard in rates else None
+    print(f"\nmedians of {args.repeat} rounds of {args.seconds:g} s (2 players, random legal play, cut at {turns}):")
+    print(f"  {'configuration':40} {'steps/s':>10} {'÷ RLCard':>9} {'per CPU-s':>10} {'÷ RLCard':>9}")
+    for name in rates:
+        median = statistics.median(rates[name])
+        cpu_median = statistics.median(cpu_rates[name])
+        ratio = f"{median / base:9.2f}" if base else f"{'n/a':>9}"
+        cpu_ratio = f"{cpu_median / cpu_base:9.2f}" if cpu_base else f"{'n/a':>9}"
+        print(f"  {name:40} {median:10,.0f} {ratio} {cpu_median:10,.0f} {cpu_ratio}")
+    for run in configs.values():
+        close = getattr(run, "close", None)
+        if close is not None:
+            close()
+    if args.profile:
+        profile("raw_env()", aec_runner(lambda: raw_env("fournier", 2, max_turns=turns), seed), args.seconds)
+        vector = vector_runner(256, 0, turns, seed)
+        profile("vector N=256, 1 process, random bot", vector, args.seconds)
+        simple = vector_runner(256, 0, turns, seed, opponents="simple")
+        profile("vector N=256, 1 process, simple bot", simple, args.seconds)
 
 
 if __name__ == "__main__":

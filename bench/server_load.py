@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chinchon.processes import end_with_parent
 from chinchon.server.client import Client, create_room, join_room
 
 HOST = "127.0.0.1"
@@ -315,6 +316,7 @@ async def _client_main(
 def _client_process(
     base: str, ws: str, rooms: list[int], args: dict[str, Any], ready: Any, go: Any, go_at: Any, out: Any
 ) -> None:
+    end_with_parent()  # a killed benchmark leaves no client behind
     tally = asyncio.run(_client_main(base, ws, rooms, args, ready, go, go_at))
     out.put(dataclasses.asdict(tally))
 
@@ -375,6 +377,8 @@ def main() -> None:
         "1000000",
         "--lookups-per-minute",
         "1000000",
+        "--connections-per-address",
+        "0",
         "--grace",
         "600",
         "--bot-workers",

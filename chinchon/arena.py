@@ -34,13 +34,13 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from dataclasses import asdict, dataclass
 from types import TracebackType
 from typing import Any, Literal, TextIO
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.measure import Measurement
 from rich.progress import (
     BarColumn,
@@ -52,7 +52,7 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from chinchon.actions import Action, IllegalAction
@@ -61,6 +61,7 @@ from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
 from chinchon.i18n import _, for_terminal, is_rtl, ngettext
 from chinchon.match import Match
+from chinchon.processes import worker_pool
 from chinchon.rules import Rules
 
 __all__ = [
@@ -855,7 +856,8 @@ def run_arena(
                     progress(outcome)
     else:
         # More processes than boards would only wait: each board is one unit of work.
-        with ProcessPoolExecutor(max_workers=min(jobs, config.boards)) as pool:
+        # The workers end with this process, even one killed outright.
+        with worker_pool(min(jobs, config.boards)) as pool:
             outcomes = _run_on(pool, work, progress, in_flight=4 * jobs)
     elapsed = time.perf_counter() - start
     return summarize(config, rules, outcomes, elapsed=elapsed, jobs=jobs, scheduler=scheduler)
@@ -889,7 +891,24 @@ class _SpeedColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         elapsed = task.elapsed or 0.0
         speed = task.completed / elapsed if elapsed > 0 else 0.0
-        return Text(for_terminal(_speed(self.config, speed)))
+        return Text(for_terminal(_speed(self.config, speed)), no_wrap=True)
+
+    def get_table_column(self) -> Column:
+        return Column(no_wrap=True)
+
+
+class _RatesBelow(Progress):
+    """A progress bar on one line (the bar takes the room the numbers leave), the running win rates below it.
+
+    The rates grow with the lineup: on the bar's line they squeezed the count and the speed into
+    pieces on a terminal of 80 columns.
+    """
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield self.make_tasks_table(self.tasks)
+        for task in self.tasks:
+            if task.fields.get("rates"):
+                yield Text(task.fields["rates"])
 
 
 class ArenaProgress:
@@ -921,17 +940,16 @@ class ArenaProgress:
     def __enter__(self) -> ArenaProgress:
         self.start = time.perf_counter()
         if self.live:
-            self._progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
+            self._progress = _RatesBelow(
+                TextColumn("{task.description}", table_column=Column(no_wrap=True)),
+                BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=5)),
+                MofNCompleteColumn(table_column=Column(no_wrap=True)),
                 _SpeedColumn(self.config),
-                TimeElapsedColumn(),
-                TextColumn("{task.fields[rates]}"),
+                TimeElapsedColumn(table_column=Column(no_wrap=True)),
                 console=self.console,
             )
             self._progress.__enter__()
-            self._task = self._progress.add_task(_("Arena"), total=self.config.total, rates="")
+            self._task = self._progress.add_task(for_terminal(_("Arena")), total=self.config.total, rates="")
         return self
 
     def __exit__(

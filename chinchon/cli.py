@@ -1,30 +1,47 @@
 """The ``chinchon`` command line: solve, play, arena, rules, replay and bench.
 
-Bad input prints one line to standard error, in the player's language, and
-exits with status 2 (Click's own usage errors, in English, also exit with 2).
+Bad input prints one line to standard error, ``error: …`` in the player's
+language, and exits with status 2; Click's own usage errors (their message in
+English) print the usage, then the same kind of line, and exit with 2 too.
 """
 
 from __future__ import annotations
 
 import errno
+import importlib
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from importlib.metadata import version as _version
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
-from chinchon.i18n import _, cannot_close_reason, for_terminal, is_rtl, ngettext, set_language, translate_error
+from chinchon.i18n import (
+    LANGUAGES,
+    _,
+    cannot_close_reason,
+    canonical_letters,
+    card_letters,
+    for_terminal,
+    is_rtl,
+    ngettext,
+    set_language,
+    translate_error,
+    translation,
+)
 from chinchon.match import Match
 from chinchon.melds import (
     Arrangement,
@@ -40,7 +57,16 @@ from chinchon.record import dumps, loads
 from chinchon.record import replay as replay_record
 from chinchon.rules import Rules, format_option, parse_options
 
-__all__ = ["EXIT_BAD_INPUT", "app", "main", "replay_lines", "rules_label", "rules_or_exit", "solve_document"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "app",
+    "has_terminal",
+    "main",
+    "replay_lines",
+    "rules_label",
+    "rules_or_exit",
+    "solve_document",
+]
 
 EXIT_BAD_INPUT = 2
 """The exit status for input the program cannot use."""
@@ -49,13 +75,153 @@ COMMAND_ORDER = ("play", "replay", "rules", "solve", "arena", "bench")
 """The commands in the order ``--help`` lists them: a player's first; any other after these."""
 
 
+PLACEHOLDERS = {
+    "--bot-delay": "SECONDS",
+    "--bot-workers": "N",
+    "--connections-per-address": "N",
+    "--db": "URL",
+    "--grace": "SECONDS",
+    "--hands": "N",
+    "--hello-timeout": "SECONDS",
+    "--host": "HOST",
+    "--jobs": "N",
+    "--lang": "LANG",
+    "--log-level": "LEVEL",
+    "--lookups-per-minute": "N",
+    "--matches": "N",
+    "--max-actions": "N",
+    "--name": "NAME",
+    "--origin": "ORIGIN",
+    "--output": "FILE",
+    "--players": "N",
+    "--port": "PORT",
+    "--request-timeout": "SECONDS",
+    "--rooms-per-minute": "N",
+    "--rule": "NAME=VALUE",
+    "--rules": "PRESET",
+    "--scheduler": "ADDRESS",
+    "--seatings": "SCHEME",
+    "--seconds": "SECONDS",
+    "--seed": "N",
+    "--speed": "SECONDS",
+}
+"""What goes after each option, as ``--help`` shows it (an option's own ``metavar`` comes first)."""
+
+
+# The Click that Typer is built on (its own copy in recent versions, the click package before):
+# the errors it raises are that Click's.
+_CLICK: Any = importlib.import_module(TyperGroup.__mro__[1].__module__.rpartition(".")[0])
+
+
+_HELP_FOR_NO_ARGUMENTS: Any = getattr(_CLICK.exceptions, "NoArgsIsHelpError", ())
+
+
+def _is_argument(param: Any) -> bool:
+    return bool(param.param_type_name == "argument")
+
+
+def _placeholder(param: Any) -> str:
+    """What goes in a parameter's place: from :data:`PLACEHOLDERS`, else its name or its kind of value."""
+    if _is_argument(param):
+        return (param.name or "value").upper()
+    known = [PLACEHOLDERS[name] for name in param.opts if name in PLACEHOLDERS]
+    if known:
+        return known[0]
+    kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    return "N" if kind is int else "NUMBER" if kind is float else "TEXT"
+
+
+class _Command(TyperCommand):
+    """A command whose help says what goes in each place (``FILE``, ``PRESET``, ``N``), not ``<int>``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if param.metavar is None and not getattr(param, "is_flag", False):
+                param.metavar = _placeholder(param)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if _is_argument(param):
+                pieces.append(str(param.metavar) if param.required else f"[{param.metavar}]")
+            else:
+                pieces.extend(param.get_usage_pieces(ctx))
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if _is_argument(param):
+                arguments.append((str(param.metavar), record[1]))  # without Typer's "<str>" after it
+            else:
+                options.append(record)
+        if arguments:
+            with formatter.section("Arguments"):
+                formatter.write_dl(arguments)
+        if options:
+            with formatter.section("Options"):
+                formatter.write_dl(options)
+
+
 class _Commands(TyperGroup):
-    """The program's commands, listed in :data:`COMMAND_ORDER`."""
+    """The program's commands, listed in :data:`COMMAND_ORDER`; errors as one line, ``error: …``.
+
+    Click's usage errors (an unknown option, a missing argument) say ``error:`` as the program's
+    own do; a closed pipe (``chinchon replay | head -1``) is a normal end, status 0.
+    """
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = super().list_commands(ctx)
         known = [name for name in COMMAND_ORDER if name in names]
         return known + [name for name in names if name not in known]
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        given = (args, prog_name, complete_var)
+        if not standalone_mode:
+            return super().main(*given, standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
+        try:
+            status = super().main(*given, standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
+        except _HELP_FOR_NO_ARGUMENTS as error:  # "chinchon" alone: the help
+            error.show()
+            sys.exit(error.exit_code)
+        except _CLICK.exceptions.UsageError as error:
+            if error.ctx is not None:
+                hint = f"Try '{error.ctx.command_path} -h' for help."
+                print(f"{error.ctx.get_usage()}\n{hint}\n", file=sys.stderr)
+            _error_line(error.format_message())
+            sys.exit(error.exit_code)
+        except _CLICK.exceptions.ClickException as error:
+            _error_line(error.format_message())
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            print(file=sys.stderr)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _quiet_stdout()
+            raise typer.Exit(0) from None
+
+
+def _quiet_stdout() -> None:
+    """Send what is left for standard output nowhere: its reader has gone (a closed pipe)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 app = typer.Typer(
@@ -63,7 +229,7 @@ app = typer.Typer(
     help="Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches.",
     cls=_Commands,
     no_args_is_help=True,
-    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     # Click's plain help: Rich's shows every switch with a "<bool>" value it does not take.
     rich_markup_mode=None,
@@ -108,10 +274,15 @@ def _chinchon(
     """Chinchón, the Spanish rummy: solve hands, play against bots, run bot matches."""
 
 
-def _fail(message: str) -> NoReturn:
-    """Print one line of error to standard error and exit with status 2."""
+def _error_line(message: str) -> None:
+    """Print ``error: message`` on one line of standard error, in the player's language."""
     line = " ".join(_("error: {message}").format(message=message).split())
     print(for_terminal(line), file=sys.stderr)
+
+
+def _fail(message: str) -> NoReturn:
+    """Print one line of error to standard error and exit with status 2."""
+    _error_line(message)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -145,7 +316,8 @@ def rules_label(preset: str, options: Sequence[str] | None = None) -> str:
 def _read_hand(text: str, rules: Rules) -> list[Card]:
     """The cards of a hand for these rules, or fail with one translated line."""
     try:
-        cards = parse_cards(text)
+        # Figures in the language's letters too (S♥ in Spanish), as the program writes them.
+        cards = parse_cards(canonical_letters(text, rules.deck))
     except ChinchonError as exc:
         _fail(translate_error(exc))
     if len(cards) not in (rules.hand_size, rules.hand_size + 1):
@@ -159,7 +331,7 @@ def _read_hand(text: str, rules: Rules) -> list[Card]:
     try:
         check_hand(cards, rules)
     except ChinchonError as exc:
-        _fail(translate_error(exc))
+        _fail(card_letters(translate_error(exc), rules.deck))
     return cards
 
 
@@ -207,12 +379,12 @@ def solve_document(
 
 # -- the text output ---------------------------------------------------------------
 
-_RED_CARD = r"(?:10|[2-9AJQK])[♦♥]"
+_RED_CARD = r"(?<![\w])(?:10|[2-9A-Z])[♦♥]"
 
 
-def _styled(text: str) -> Text:
-    """Text with the cards of the red suits (♦ ♥) in red."""
-    styled = Text(text)
+def _styled(text: str, deck: str = "spanish40") -> Text:
+    """Text with its cards in the language's notation (see :func:`card_letters`), the red suits' (♦ ♥) in red."""
+    styled = Text(card_letters(text, deck))
     styled.highlight_regex(_RED_CARD, "red")
     return styled
 
@@ -225,28 +397,29 @@ def _show_melds(melds: Sequence[Sequence[Card]]) -> str:
     return " ".join(f"[{_show_cards(meld)}]" for meld in melds) if melds else "—"
 
 
-def _line(console: Console, template: str, **params: object) -> None:
-    console.print(_styled(for_terminal(template.format(**params))))
+def _line(console: Console, template: str, *, deck: str = "spanish40", **params: object) -> None:
+    console.print(_styled(for_terminal(template.format(**params)), deck))
 
 
-def _print_arrangement(console: Console, arrangement: Arrangement) -> None:
-    _line(console, _("Melds: {melds}"), melds=_show_melds(arrangement.melds))
-    _line(console, _("Loose: {cards}"), cards=_show_cards(arrangement.loose))
+def _print_arrangement(console: Console, arrangement: Arrangement, deck: str) -> None:
+    _line(console, _("Melds: {melds}"), deck=deck, melds=_show_melds(arrangement.melds))
+    _line(console, _("Loose: {cards}"), deck=deck, cards=_show_cards(arrangement.loose))
     _line(console, _("Loose points: {points}"), points=arrangement.points)
 
 
 def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, preset: str) -> None:
     _line(console, _("Rules: {preset}"), preset=preset)
-    _line(console, _("Hand: {cards}"), cards=_show_cards(cards))
+    deck = rules.deck
+    _line(console, _("Hand: {cards}"), deck=deck, cards=_show_cards(cards))
     if len(cards) == rules.hand_size:
-        _print_arrangement(console, best_arrangement(cards, rules))
+        _print_arrangement(console, best_arrangement(cards, rules), deck)
         return
     options = closing_options(cards, rules)
     if not options:
         console.print(_styled(for_terminal(cannot_close_reason(rules.close_limit, rules.close_max_loose_cards))))
         best = best_discard(cards, rules)
-        _line(console, _("Best discard: {card}"), card=best.discard)
-        _print_arrangement(console, best.arrangement)
+        _line(console, _("Best discard: {card}"), deck=deck, card=best.discard)
+        _print_arrangement(console, best.arrangement, deck)
         return
     # The best close for each card put face down: another arrangement of the same discard is only worse.
     each: dict[Card, ClosingOption] = {}
@@ -270,9 +443,9 @@ def _print_solution(console: Console, cards: Sequence[Card], rules: Rules, prese
     for option in each.values():
         arrangement = option.arrangement
         cells = [
-            _styled(str(option.discard)),
-            _styled(_show_melds(arrangement.melds)),
-            _styled(_show_cards(arrangement.loose)),
+            _styled(str(option.discard), deck),
+            _styled(_show_melds(arrangement.melds), deck),
+            _styled(_show_cards(arrangement.loose), deck),
             Text(for_terminal(close_score(option, cards, rules))),
         ]
         table.add_row(*cells[order])
@@ -294,7 +467,7 @@ def close_score(option: ClosingOption, hand: Sequence[Card], rules: Rules) -> st
     return _("all matched: {points}").format(points=rules.clean_close_bonus)
 
 
-@app.command(short_help="The best melds of a hand, or every way to close it.")
+@app.command(cls=_Command, short_help="The best melds of a hand, or every way to close it.")
 def solve(
     hand: Annotated[
         str, typer.Argument(help='The cards, e.g. "3♥ 4♥ 5♥ 6♥ 7♣ 7♦ 7♠ A♦" or "3h 4h 5h 6h 7c 7d 7s Ad".')
@@ -408,6 +581,13 @@ def _action_line(reader: _DealReader, names: Sequence[str], seat: int, action: o
         if target is None:
             return said(_("You laid off {card}"), _("{name} laid off {card}"), card=action.card)
         owner, meld = target
+        if owner == you:
+            return said(
+                _("You laid off {card} on your meld {meld}"),
+                _("{name} laid off {card} on your meld {meld}"),
+                card=action.card,
+                meld=_show_melds([meld]),
+            )
         return said(
             _("You laid off {card} on {meld} ({owner})"),
             _("{name} laid off {card} on {meld} ({owner})"),
@@ -425,9 +605,9 @@ def replay_lines(match: Match, you: int | None = None) -> list[str]:
 
     ``you`` is the player's seat, told as "you"; seat names are shown without control characters.
     """
-    from chinchon.tui.session import void_line
+    from chinchon.tui.session import shown_names, void_line
 
-    names = [printable(name) for name in match.names]
+    names = [printable(name) for name in shown_names(match.names, you)]
 
     def said(seat: int, mine: str, theirs: str, **params: object) -> str:
         return (mine if seat == you else theirs).format(name=names[seat], **params)
@@ -457,7 +637,7 @@ def replay_lines(match: Match, you: int | None = None) -> list[str]:
         points = ", ".join(f"{names[s]} {result.points[s]:+d}" for s in deal.seats)
         lines.append("  " + _("Points: {points}").format(points=points))
         if result.chinchon:
-            lines.append("  " + _("{name} made a chinchón!").format(name=names[result.closer]))
+            lines.append("  " + said(result.closer, _("You made a chinchón!"), _("{name} made a chinchón!")))
     for event in reentries:
         seat = event["seat"]
         if event["action"] == "reenter yes":
@@ -469,13 +649,32 @@ def replay_lines(match: Match, you: int | None = None) -> list[str]:
         _("Totals: {totals}").format(totals=", ".join(f"{n} {t}" for n, t in zip(names, match.scores, strict=True)))
     )
     if match.winner is not None:
-        lines.append(_("Winner: {name}").format(name=names[match.winner]))
+        lines.append(said(match.winner, _("You win the match!"), _("Winner: {name}")))
     else:
         lines.append(_("The match is not finished."))
     return lines
 
 
-@app.command(short_help="Print a recorded match hand by hand (the last one saved by default).")
+def player_seat(record: dict[str, Any], names: Sequence[str]) -> int | None:
+    """The player's seat in a record ``chinchon play`` saved, if it shows, to tell that seat as "you".
+
+    It is the saved match's player when the record is the saved match (or a copy of it); else the one
+    seat with the name ``chinchon play`` gives a player who gives none ("You", in any language).
+    """
+    from chinchon.tui.storage import Store
+
+    try:
+        saved = Store().load()
+    except ChinchonError:
+        saved = None
+    if saved is not None and saved[0] == record and 0 <= saved[1].human < len(names):
+        return saved[1].human
+    defaults = {translation(lang).gettext("You") for lang in LANGUAGES}
+    seats = [seat for seat, name in enumerate(names) if name in defaults]
+    return seats[0] if len(seats) == 1 else None
+
+
+@app.command(cls=_Command, short_help="Print a recorded match hand by hand (the last one saved by default).")
 def replay(
     file: Annotated[
         str | None,
@@ -496,23 +695,27 @@ def replay(
 
     _setup(lang, "fournier")
     you = None
-    if file is None:
+    path = file
+    if path is None:
         store = Store()
         try:
             saved = store.load()
         except StorageError as exc:
             _fail(translate_error(exc))
-        if saved is None:
+        if saved is None and not os.path.lexists(store.record_path):
             _fail(_("no match is saved in {folder}; give a record's file").format(folder=store.directory))
+        # A record without its settings, or no file at all there (a FIFO): read it as any record's file.
+        path = str(store.record_path)
+    if file is None and saved is not None:
         record, settings = saved
         you = settings.human
     else:
         try:
-            text = read_text(file)
+            text = read_text(path)
         except OSError as exc:
-            _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
+            _fail(_("cannot read {file}: {error}").format(file=path, error=exc.strerror or exc))
         except UnicodeDecodeError as exc:
-            _fail(_("cannot read {file}: {error}").format(file=file, error=exc.reason))
+            _fail(_("cannot read {file}: {error}").format(file=path, error=exc.reason))
         try:
             record = loads(text)
         except ChinchonError as exc:
@@ -524,18 +727,22 @@ def replay(
     if as_json:
         typer.echo(dumps(record))
         return
+    if you is None:
+        you = player_seat(record, match.names)
     for line in replay_lines(match, you if you is not None and 0 <= you < match.players else None):
-        typer.echo(for_terminal(line))
+        typer.echo(for_terminal(card_letters(line, match.rules.deck)))
 
 
 # -- chinchon arena ----------------------------------------------------------------
 
 
-@app.command(short_help="Bots against bots on duplicate deals.")
+@app.command(cls=_Command, short_help="Bots against bots on duplicate deals.")
 def arena(
     bots: Annotated[
         str | None,
-        typer.Option("--bots", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,easy."),
+        typer.Option(
+            "--bots", metavar="BOTS", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,easy."
+        ),
     ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Seats at each table.")] = 2,
     matches: Annotated[
@@ -648,23 +855,26 @@ def arena(
 # -- chinchon rules ----------------------------------------------------------------
 
 
-@app.command("rules", short_help="Print the rules of a preset.")
+@app.command("rules", cls=_Command, short_help="Print the rules of a preset.")
 def rules_command(
     preset: Annotated[
         str | None, typer.Argument(help="The preset: fournier, clasico, online or polaco (default: --rules).")
     ] = None,
-    rules: RulesOption = "fournier",
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", "-r", help="Rule preset: fournier, clasico, online or polaco (default: fournier)."),
+    ] = None,
     rule: RuleOption = None,
     as_json: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Print the rules in force (a preset and any --rule options on top of it), in the chosen language."""
-    import textwrap
-
     from chinchon.tui.rules_text import rules_paragraphs, rules_title
 
-    name = preset or rules
+    name = preset or rules or "fournier"
     chosen = _setup(lang, name, rule)
+    if preset is not None and rules is not None and preset.strip().lower() != rules.strip().lower():
+        _fail(_("two presets given, {preset} and --rules {rules}: give one").format(preset=preset, rules=rules))
     if as_json:
         closest, options = chosen.as_text()
         document = {"preset": closest, "options": options, "rules": chosen.to_dict()}
@@ -682,7 +892,7 @@ def rules_command(
 # -- chinchon play -----------------------------------------------------------------
 
 
-@app.command(short_help="Play a match against bots in the terminal.")
+@app.command(cls=_Command, short_help="Play a match against bots in the terminal.")
 def play(
     players: Annotated[
         int | None,
@@ -694,6 +904,7 @@ def play(
         str | None,
         typer.Option(
             "--bots",
+            metavar="LEVELS",
             help="A bot level per opponent, comma-separated: easy, medium, hard, expert (or any arena bot);"
             " one level plays every opponent.",
         ),
@@ -735,11 +946,21 @@ def play(
             _fail(translate_error(exc))
         if session is None:
             _fail(_("there is no unfinished match to resume"))
+        _terminal_or_exit()
+        notes = []
         if (rules is not None or rule) and chosen != session.match.rules:
             kept = rules_label(*session.match.rules.as_text())
-            line = _("The saved match goes on with its own rules ({rules}), not those of the command line.").format(
-                rules=kept
+            notes.append(
+                _("The saved match goes on with its own rules ({rules}), not those of the command line.").format(
+                    rules=kept
+                )
             )
+        aside = _set_aside(session, players, bots, seed, name)
+        if aside:
+            notes.append(
+                _("The saved match goes on as it was saved; set aside: {options}.").format(options=", ".join(aside))
+            )
+        for line in notes:
             print(for_terminal(line), file=sys.stderr)
             session.log.append(line)
         ChinchonApp(session, speed=speed).run()
@@ -772,6 +993,7 @@ def play(
             make_bot(level)
         except ChinchonError as exc:
             _fail(translate_error(exc))
+    _terminal_or_exit()
     names = [name or _("You"), *(_("Bot {number}").format(number=n) for n in range(1, players))]
     settings = Settings(
         preset=rules_label(preset, rule),
@@ -789,6 +1011,34 @@ def play(
     except ChinchonError as exc:
         _fail(translate_error(exc))
     ChinchonApp(session, speed=speed, unfinished=unfinished).run()
+
+
+def _set_aside(session: Any, players: int | None, bots: str | None, seed: int | None, name: str | None) -> list[str]:
+    """The options of ``play --resume`` that the saved match does not take (``--players 3``), as given."""
+    aside = []
+    if players is not None and players != session.match.players:
+        aside.append(f"--players {players}")
+    if bots is not None:
+        levels = [level.strip() for level in bots.split(",")]
+        opponents = len(session.settings.bots)
+        if (levels * opponents if len(levels) == 1 else levels) != list(session.settings.bots):
+            aside.append(f"--bots {bots}")
+    if seed is not None and seed != session.settings.seed:
+        aside.append(f"--seed {seed}")
+    if name is not None and name != session.match.names[session.human]:
+        aside.append(f"--name {printable(name)}")
+    return aside
+
+
+def has_terminal() -> bool:
+    """Whether standard input and output are a terminal: the game reads its keys from one and draws on it."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _terminal_or_exit() -> None:
+    """Fail with one line unless there is a terminal to play in (a script or a service has none)."""
+    if not has_terminal():
+        _fail(_("chinchon play needs a terminal: its standard input and output must both be one"))
 
 
 def _is_text(name: str) -> bool:
@@ -816,7 +1066,24 @@ def _unwritable(path: str) -> str | None:
     return None if os.access(folder, os.W_OK | os.X_OK) else os.strerror(errno.EACCES)
 
 
-@app.command(short_help="The engine's own speed.")
+def figure_lines(name: str, figure: str, width: int) -> list[str]:
+    """A measured figure under its name, in lines of at most ``width`` columns (more only for a longer figure).
+
+    The names line up in a column of 48 (less on a narrow terminal); a name too long for the line
+    wraps between words, and the figure ends its last line: a number is never cut in two.
+
+    >>> figure_lines("random play", "      792.17 hands/s", 80)
+    ['random play                                            792.17 hands/s']
+    >>> figure_lines("loop floor: a do-nothing deal, 252 actions a hand", "    4,713.71 hands/s", 60)
+    ['loop floor: a do-nothing deal, 252', 'actions a hand                        4,713.71 hands/s']
+    """
+    room = max(12, width - cell_len(figure) - 1)
+    parts = textwrap.wrap(name, room) or [""]
+    last = parts[-1] + " " * (min(48, room) - cell_len(parts[-1]))
+    return [*parts[:-1], f"{last} {figure}"]
+
+
+@app.command(cls=_Command, short_help="The engine's own speed.")
 def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="CPU seconds for each figure.")] = 2.0,
     as_json: JsonOption = False,
@@ -833,22 +1100,19 @@ def bench(
     except ImportError:
         env_steps_per_second = None  # type: ignore[assignment]
     measures = MEASURES + (2 if env_steps_per_second is not None else 0)
+    width = shutil.get_terminal_size().columns
     # On standard error, so that standard output stays the figures alone.
-    typer.echo(
-        for_terminal(
-            _("Measuring: about {total} s of CPU time in all; each line comes as soon as it is measured.").format(
-                total=f"{seconds * measures:.0f}"
-            )
-        ),
-        err=True,
-    )
+    notice = _("Measuring: about {total} s of CPU time in all; each line comes as soon as it is measured.")
+    for part in textwrap.wrap(notice.format(total=f"{seconds * measures:.0f}"), max(20, width)):
+        typer.echo(for_terminal(part), err=True)
     figures: list[dict[str, object]] = []
 
     def show(name: str, value: float, unit: str) -> None:
         if as_json:
             figures.append({"figure": name, "value": value, "unit": unit})
-        else:
-            typer.echo(for_terminal(f"{name:48} {value:12,.2f} {unit}"))
+            return
+        for part in figure_lines(name, f"{value:12,.2f} {unit}", width):
+            typer.echo(for_terminal(part))
 
     for name, value, unit in measure_figures(seconds):
         show(name, value, unit)
@@ -867,7 +1131,7 @@ def bench(
 # -- chinchon serve ------------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
@@ -896,6 +1160,36 @@ def serve(
     lookups_per_minute: Annotated[
         float, typer.Option("--lookups-per-minute", min=0.1, help="Room codes one address may look up a minute.")
     ] = 30.0,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            "--request-timeout",
+            min=1,
+            max=600,
+            help="Seconds a connection may take to send a whole HTTP request before it is closed.",
+        ),
+    ] = 10.0,
+    hello_timeout: Annotated[
+        float,
+        typer.Option(
+            "--hello-timeout", min=1, max=600, help="Seconds a WebSocket may take to say hello before it is closed."
+        ),
+    ] = 5.0,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--connections-per-address",
+            min=0,
+            help="Connections one address may hold open at once (0: no cap; behind a proxy, all are the proxy's).",
+        ),
+    ] = 100,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="The server is reached over HTTPS (through a TLS proxy): its answers tell browsers to keep to HTTPS.",
+        ),
+    ] = False,
     rules: Annotated[
         str, typer.Option("--rules", "-r", help="Rule preset of the rooms whose creation names no rules.")
     ] = "fournier",
@@ -920,6 +1214,7 @@ def serve(
     import uvicorn
 
     from chinchon.server.app import create_app
+    from chinchon.server.connections import uvicorn_config
     from chinchon.server.logs import setup_logging
     from chinchon.server.rooms import ServerSettings
     from chinchon.tui.storage import data_dir
@@ -940,21 +1235,14 @@ def serve(
         default_rules=default_rules,
     )
     settings.rooms_per_minute, settings.lookups_per_minute = rooms_per_minute, lookups_per_minute
+    settings.request_timeout, settings.hello_timeout = request_timeout, hello_timeout
+    settings.connections_per_address, settings.https = connections_per_address, https
     setup_logging(log_level, log_json)
     try:
         application = create_app(settings)
     except Exception as exc:  # a bad database URL
         _fail(str(exc))
-    config = uvicorn.Config(
-        application,
-        host=host,
-        port=port,
-        log_config=None,
-        ws_max_size=65536,
-        ws_ping_interval=settings.heartbeat,
-        ws_ping_timeout=settings.heartbeat,
-        timeout_graceful_shutdown=10,
-    )
+    config = uvicorn_config(application, settings, host=host, port=port, log_config=None, timeout_graceful_shutdown=10)
 
     shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
     address = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
@@ -971,6 +1259,55 @@ def serve(
             await super().shutdown(sockets)
 
     Server(config).run()
+
+
+# -- chinchon db ---------------------------------------------------------------------
+
+db_app = typer.Typer(
+    help="The server's database: bring its schema up to date.", no_args_is_help=True, rich_markup_mode=None
+)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL, as `chinchon serve --db` takes it (default: server.db in the user data directory).",
+        ),
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Run the database's migrations up to the newest (`chinchon serve` runs them at start too)."""
+    import asyncio
+
+    from chinchon.server.store import Store, StoreError
+    from chinchon.tui.storage import data_dir
+
+    _setup(lang, "fournier")
+    if db is None:
+        folder = data_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _fail(_("cannot create {file}: {error}").format(file=folder, error=exc.strerror or exc))
+        db = f"sqlite+aiosqlite:///{folder / 'server.db'}"
+
+    async def upgrade() -> str | None:
+        store = Store(db)
+        try:
+            await store.open()
+            return await store.revision()
+        finally:
+            await store.close()
+
+    try:
+        revision = asyncio.run(upgrade())
+    except StoreError as exc:
+        _fail(str(exc))
+    typer.echo(for_terminal(_("The database is at revision {revision}.").format(revision=revision)))
 
 
 def main() -> None:

@@ -75,9 +75,9 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 try:
     import gymnasium
@@ -93,7 +93,7 @@ from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
 from chinchon.i18n import _, ngettext
 from chinchon.match import Match
-from chinchon.observation import Observation, Phase
+from chinchon.observation import Observation, Phase, TableMeld
 from chinchon.rules import Rules
 
 __all__ = [
@@ -112,6 +112,7 @@ __all__ = [
     "SHOW",
     "BotOpponentsEnv",
     "EnvError",
+    "SeatEncoder",
     "action_index",
     "action_mask",
     "card_kind",
@@ -141,9 +142,24 @@ CARD_KINDS = len(_KINDS)
 """The number of card kinds: 52 ranks and suits, and the joker (53)."""
 
 
+# Cards are interned (one object for each rank and suit, kept for good), so their ids name them: looking an id
+# up skips Card.__hash__, a Python call, in the encoder's innermost loops.
+_KIND_OF_ID: dict[int, int] = {id(card): i for i, card in enumerate(_KINDS)}
+
+
 def card_kind(card: Card) -> int:
     """The number of a card's kind (0-52), the same under every rule set."""
-    return _KIND_OF[card]
+    kind = _KIND_OF_ID.get(id(card))
+    return _KIND_OF[card] if kind is None else kind
+
+
+def _kinds(cards: Iterable[Card]) -> list[int]:
+    """The kinds of cards, in order."""
+    by_id = _KIND_OF_ID
+    try:
+        return [by_id[id(card)] for card in cards]
+    except KeyError:
+        return [_KIND_OF[card] for card in cards]
 
 
 def kind_card(kind: int) -> Card:
@@ -188,6 +204,14 @@ def action_index(action: Action) -> int:
     Raises:
         EnvError: a lay-off onto a meld beyond :data:`MAX_TABLE_MELDS`, or not an action.
     """
+    kind = type(action)
+    # The exact types first: a learner's mask numbers every legal action at every step.
+    if kind is Discard:
+        return DISCARD + card_kind(cast(Discard, action).card)
+    if kind is Draw:
+        return DRAW_STOCK if cast(Draw, action).source == "stock" else DRAW_DISCARD
+    if kind is Close:
+        return CLOSE + card_kind(cast(Close, action).discard)
     if isinstance(action, Draw):
         return DRAW_STOCK if action.source == "stock" else DRAW_DISCARD
     if isinstance(action, Discard):
@@ -203,6 +227,23 @@ def action_index(action: Action) -> int:
     if isinstance(action, LayOff) and 0 <= action.meld_index < MAX_TABLE_MELDS:
         return LAYOFF + MAX_TABLE_MELDS * _KIND_OF[action.card] + action.meld_index
     raise EnvError(N_("no action number for {action}"), action=action)
+
+
+def _numbered(actions: Iterable[Action]) -> dict[int, Action]:
+    """Legal actions by number: the first close of a discard (the best arrangement), the first show."""
+    numbered: dict[int, Action] = {}
+    for action in actions:
+        kind = type(action)
+        # action_index, its two commonest cases written out: this runs for every legal action at every step.
+        if kind is Discard:
+            index = DISCARD + card_kind(cast(Discard, action).card)
+        elif kind is Draw:
+            index = DRAW_STOCK if cast(Draw, action).source == "stock" else DRAW_DISCARD
+        else:
+            index = action_index(action)
+        if index not in numbered:
+            numbered[index] = action
+    return numbered
 
 
 def action_mask(observation: Observation, interactive_showdown: bool = False) -> Mask:
@@ -249,6 +290,7 @@ _SEAT_BLOCKS: tuple[tuple[str, float, float], ...] = (
     ("to_move", 0, 1),
 )
 _PHASES = (Phase.DRAW, Phase.DISCARD, Phase.SHOWDOWN, Phase.OVER)
+_OVER = Phase.OVER
 
 
 @functools.cache
@@ -392,6 +434,346 @@ def encode_observation(observation: Observation) -> Vector:
     return out
 
 
+_Held = set[int] | list[int]
+"""The cards of a block as an encoder remembers them: their ids, or their kinds where two may be alike."""
+
+
+class SeatEncoder:
+    """One seat's observation vector, kept in a preallocated array and updated in place.
+
+    :meth:`observe` takes the seat's successive observations and gives
+    exactly :func:`encode_observation`'s values, but it rewrites only what
+    changed since the observation before: the cards that moved, the counts
+    that changed. ``out`` is where the vector lives (a row of a batch, say: a
+    C-contiguous float32 array of :func:`observation_layout`'s size); by
+    default the encoder makes its own. The array is overwritten at each
+    call: copy it to keep it.
+
+    Observations come in the order of the game: a new deal is told by
+    ``Observation.deal_number``. :meth:`reset` forgets everything (a new
+    match).
+
+    Raises:
+        EnvError: ``out`` does not fit, or the seat is not one of the seats.
+    """
+
+    def __init__(self, rules: Rules | str, players: int, seat: int, out: Vector | None = None) -> None:
+        self.rules = _rules_of(rules)
+        self.decks = self.rules.decks_for(players)
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise EnvError(
+                N_("seat: expected a seat from 0 to {last}, got {value}"), last=players - 1, value=repr(seat)
+            )
+        layout = _layout(players)
+        if out is None:
+            out = np.zeros(layout.size, dtype=np.float32)
+        elif out.shape != (layout.size,) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise EnvError(
+                N_("out: expected a C-contiguous float32 array of shape ({size},), got {value}"),
+                size=layout.size,
+                value=f"{out.dtype} {out.shape}",
+            )
+        self.players = players
+        self.seat = seat
+        self.vector: Vector = out
+        """The seat's observation vector, as of the last :meth:`observe`."""
+        # Item writes through a memoryview cost less than through numpy (typeshed types its items as int).
+        self._mv = cast("MutableSequence[float]", out.data)
+        blocks = layout.blocks
+        self._hand = blocks["hand"].start
+        self._top = blocks["top_discard"].start
+        self._pile = blocks["discard_pile"].start
+        self._discarded = blocks["discarded"].start
+        self._known = blocks["known"].start
+        self._table = blocks["table"].start
+        self._unseen = blocks["unseen"].start
+        self._deck_block = blocks["deck"]
+        self._values_block = blocks["values"]
+        self._sizes = blocks["hand_sizes"].start
+        self._scores = blocks["scores"].start
+        self._in_deal = blocks["in_deal"].start
+        self._to_move = blocks["to_move"].start
+        self._phase = blocks["phase"].start
+        self._stock = blocks["stock"].start
+        self._row = [(s - seat) % players * CARD_KINDS for s in range(players)]
+        self._rel = [(s - seat) % players for s in range(players)]
+        copies, values = _rule_planes(self.rules, self.decks)
+        self._copies_array = copies
+        self._values = values
+        self._copies = [float(c) for c in copies]
+        self._unique = int(copies.max()) <= 1
+        self._in_game = float(copies.sum())
+        self._limit = self.rules.limit
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every observation: the next one is encoded whole."""
+        out = self.vector
+        out[:] = 0
+        out[self._deck_block] = self._copies_array
+        out[self._values_block] = self._values
+        self._clear_cards()
+        self._seen_sizes: tuple[int, ...] | None = None
+        self._seen_scores: tuple[int, ...] | None = None
+        self._seen_seats: tuple[int, ...] | None = None
+        self._seen_mover: int | None = None
+        self._seen_phase: Phase | None = None
+        self._seen_deciding = False
+        self._seen_stock = -1
+
+    def _clear_cards(self) -> None:
+        """Empty the card blocks for a new deal."""
+        K = CARD_KINDS
+        P = self.players
+        self.vector[: self._deck_block.start] = 0
+        self.vector[self._unseen : self._unseen + K] = self._copies_array
+        self._deal: int | None = None
+        self._n_hand = [0.0] * K
+        self._n_pile = [0.0] * K
+        self._n_discarded = [0] * (K * P)
+        self._known_rows = [[0.0] * K for _ in range(P)]
+        empty: _Held = set() if self._unique else []
+        self._known_state: list[_Held] = [empty] * P
+        self._hand_state = empty
+        self._n_table = [0.0] * (K * P)
+        self._on_table = [0.0] * K
+        self._others_known = [0.0] * K
+        self._seen_hand: tuple[Card, ...] = ()
+        self._seen_pile: tuple[Card, ...] = ()
+        self._seen_discards = 0
+        self._seen_known: tuple[tuple[Card, ...], ...] = ((),) * P
+        self._seen_table: tuple[TableMeld, ...] = ()
+
+    def observe(self, observation: Observation) -> Vector:
+        """The vector of the seat's latest observation: :func:`encode_observation`'s values, in :attr:`vector`.
+
+        Raises:
+            EnvError: the observation is another seat's, or of another number of seats.
+        """
+        obs = observation
+        return self._observe(obs, obs.deal_number, obs.scores, obs.to_move, obs.reentry_pending)
+
+    def _observe(
+        self,
+        obs: Observation,
+        deal_number: int,
+        scores: Sequence[int],
+        to_move: int | None,
+        pending: Sequence[int],
+    ) -> Vector:
+        """:meth:`observe` with the match's part given apart: a deal's observation (``Deal.observation``)
+        and the match's deal number, totals, seat to move and pending re-entries, as ``Match.observation``
+        would put them in."""
+        if obs.seat != self.seat or obs.players != self.players:
+            raise EnvError(
+                N_("this encoder is seat {seat}'s of {players}, not seat {other}'s of {count}"),
+                seat=self.seat,
+                players=self.players,
+                other=obs.seat,
+                count=obs.players,
+            )
+        if deal_number != self._deal or len(obs.discards) < self._seen_discards:
+            self._clear_cards()
+            self._deal = deal_number
+        self._cards(obs)
+        self._public(obs, scores, to_move, pending)
+        return self.vector
+
+    # -- what changed ------------------------------------------------------------------------
+    # The vector changes only through _move/_replace (cards leaving and entering one card block: the hand,
+    # the pile, a seat's known cards, the table), the count of discards (in _cards) and _public (the seat
+    # blocks, phase and stock), each also noting the kinds whose unseen count must be recounted. Today _cards finds
+    # what changed by comparing an observation's parts with the last one's. Fed the engine's events, one
+    # method taking an event (a draw, a discard, a close, a lay-off, a rebuilt stock, a deal's end) calls
+    # the same three instead, and _cards goes.
+
+    def _cards(self, obs: Observation) -> None:
+        changed: list[int] = []
+        hand = obs.hand
+        if hand != self._seen_hand:
+            self._hand_state = self._replace(self._hand, self._n_hand, self._hand_state, hand, changed)
+            self._seen_hand = hand
+        pile = obs.discard_pile
+        old = self._seen_pile
+        if pile != old:
+            # The pile is a stack: find how deep it changed, then move only the cards above.
+            depth = min(len(old), len(pile))
+            while depth and old[:depth] != pile[:depth]:
+                depth -= 1
+            self._move(self._pile, self._n_pile, _kinds(old[depth:]), _kinds(pile[depth:]), changed)
+            mv = self._mv
+            if old:
+                mv[self._top + card_kind(old[-1])] = 0.0
+            if pile:
+                mv[self._top + card_kind(pile[-1])] = 1.0
+            self._seen_pile = pile
+        discards = obs.discards
+        seen = self._seen_discards
+        if len(discards) > seen:
+            row = self._row
+            counts = self._n_discarded
+            mv = self._mv
+            start = self._discarded
+            for seat, card in discards[seen:]:
+                index = row[seat] + card_kind(card)
+                times = counts[index] = counts[index] + 1
+                if times <= MAX_COPIES:
+                    mv[start + index] = float(times)
+            self._seen_discards = len(discards)
+        known = obs.revealed if obs.phase is _OVER and obs.revealed else obs.taken
+        if known != self._seen_known:
+            self._known_cards(known, changed)
+        table = obs.table
+        if table != self._seen_table:
+            self._table_cards(table, changed)
+        if changed:
+            self._recount_unseen(changed)
+
+    def _replace(
+        self,
+        start: int,
+        counts: list[float],
+        state: _Held,
+        new: Sequence[Card],
+        changed: list[int],
+        total: list[float] | None = None,
+    ) -> _Held:
+        """The cards of a block (held as ``state``) are now ``new``: count what differs (in ``total`` too,
+        the sum over rows the unseen count reads, when given); the new state.
+
+        Without two cards alike (one deck, at most one joker) the state is the set of the cards' ids (see
+        ``_KIND_OF_ID``) and what left and what came are set differences; otherwise it is the list of kinds.
+        """
+        if self._unique:
+            by_id = _KIND_OF_ID
+            after = set(map(id, new))
+            self._move(
+                start,
+                counts,
+                [by_id[i] for i in state - after],  # type: ignore[operator]
+                [by_id[i] for i in after - state],  # type: ignore[operator]
+                changed,
+                total,
+            )
+            return after
+        kinds = _kinds(new)
+        self._move(start, counts, state, kinds, changed, total)  # type: ignore[arg-type]
+        return kinds
+
+    def _move(
+        self,
+        start: int,
+        counts: list[float],
+        old: list[int],
+        new: list[int],
+        changed: list[int],
+        total: list[float] | None = None,
+    ) -> None:
+        """Cards of kinds ``old`` left the block at ``start`` (counted in ``counts``, and in ``total`` when
+        given), cards of kinds ``new`` came."""
+        mv = self._mv
+        for k in old:
+            counts[k] -= 1.0
+            mv[start + k] = counts[k]
+        for k in new:
+            counts[k] += 1.0
+            mv[start + k] = counts[k]
+        if total is not None:
+            for k in old:
+                total[k] -= 1.0
+            for k in new:
+                total[k] += 1.0
+        changed += old
+        changed += new
+
+    def _known_cards(self, known: tuple[tuple[Card, ...], ...], changed: list[int]) -> None:
+        rows = self._known_rows
+        states = self._known_state
+        for seat, (old, new) in enumerate(zip(self._seen_known, known, strict=True)):
+            if old == new:
+                continue
+            relative = self._rel[seat]
+            # The other seats' known cards count in the unseen block (through their total); the seat's own do not.
+            others, moved = (self._others_known, changed) if relative else (None, [])
+            start = self._known + self._row[seat]
+            states[seat] = self._replace(start, rows[relative], states[seat], new, moved, others)
+        self._seen_known = known
+
+    def _table_cards(self, table: tuple[TableMeld, ...], changed: list[int]) -> None:
+        K = CARD_KINDS
+        kind = card_kind
+        counts = self._n_table
+        moved: list[int] = []
+        for sign, melds in ((-1.0, self._seen_table), (1.0, table)):
+            for meld in melds:
+                row = self._row[meld.owner]
+                for card in meld.cards:
+                    k = kind(card)
+                    counts[row + k] += sign
+                    moved.append(row + k)
+        mv = self._mv
+        on_table = self._on_table
+        for index in set(moved):
+            mv[self._table + index] = counts[index]
+            k = index % K
+            on_table[k] = sum(counts[r + k] for r in self._row)
+            changed.append(k)
+        self._seen_table = table
+
+    def _recount_unseen(self, changed: list[int]) -> None:
+        mv = self._mv
+        copies, hand, pile = self._copies, self._n_hand, self._n_pile
+        on_table, others = self._on_table, self._others_known
+        start = self._unseen
+        for k in set(changed):
+            left = copies[k] - hand[k] - pile[k] - on_table[k] - others[k]
+            mv[start + k] = left if left > 0.0 else 0.0
+
+    def _public(self, obs: Observation, scores: Sequence[int], to_move: int | None, pending: Sequence[int]) -> None:
+        """The seat blocks, the phase and the stock: rewritten when they changed."""
+        mv = self._mv
+        rel = self._rel
+        sizes = obs.hand_sizes
+        if sizes != self._seen_sizes:
+            for seat, size in enumerate(sizes):
+                mv[self._sizes + rel[seat]] = min(size / 11, 1.0)
+            self._seen_sizes = sizes
+        scores = tuple(scores)
+        if scores != self._seen_scores:
+            limit = self._limit
+            for seat in range(self.players):
+                mv[self._scores + rel[seat]] = min(max(scores[seat] / limit, -10.0), 10.0) if scores else 0.0
+            self._seen_scores = scores
+        seats = obs.seats
+        if seats != self._seen_seats:
+            for seat in range(self.players):
+                mv[self._in_deal + rel[seat]] = 0.0
+            for seat in seats:
+                mv[self._in_deal + rel[seat]] = 1.0
+            self._seen_seats = seats
+        if to_move != self._seen_mover:
+            if self._seen_mover is not None:
+                mv[self._to_move + rel[self._seen_mover]] = 0.0
+            if to_move is not None:
+                mv[self._to_move + rel[to_move]] = 1.0
+            self._seen_mover = to_move
+        phase = obs.phase
+        deciding = bool(pending)
+        if phase is not self._seen_phase or deciding is not self._seen_deciding:
+            start = self._phase
+            for i in range(len(_PHASES) + 1):
+                mv[start + i] = 0.0
+            mv[start + _PHASES.index(phase)] = 1.0
+            if deciding:
+                mv[start + len(_PHASES)] = 1.0
+            self._seen_phase = phase
+            self._seen_deciding = deciding
+        stock = obs.stock_size
+        if stock != self._seen_stock:
+            mv[self._stock] = min(stock / self._in_game, 1.0)
+            self._seen_stock = stock
+
+
 # -- the AEC environment ----------------------------------------------------------------------
 
 
@@ -475,11 +857,15 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         """The seed of the current match."""
         self._results = 0
         self._cut_short = False
+        self._rewarded = True
+        """Whether rewards or ends were given since the rewards were last cleared (PettingZoo's helpers run then)."""
         self.match: Match | None = None
         self.turns = 0
         self.agents = []
         self._views: dict[int, Observation] = {}
-        self._legal: tuple[str, dict[int, Action]] | None = None
+        self._legal: dict[int, Action] | None = None
+        self._encoders = [SeatEncoder(self.rules, players, seat) for seat in range(players)]
+        self._size = size
 
     # -- spaces --------------------------------------------------------------------------------
 
@@ -526,6 +912,7 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         self.turns = 0
         self._results = 0
         self._cut_short = False
+        self._rewarded = True
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -533,6 +920,8 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         vars(self).pop("_skip_agent_selection", None)
+        for encoder in self._encoders:
+            encoder.reset()
         self._changed()
         self.agent_selection = self._mover()
 
@@ -544,30 +933,51 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         self._views.clear()
         self._legal = None
 
+    def _mover_legal(self) -> dict[int, Action]:
+        """The legal actions of the seat the engine waits for, by number."""
+        if self._legal is None:
+            match = self._match()
+            self._legal = _numbered(match.legal_actions()) if not match.over else {}
+        return self._legal
+
     def legal_actions(self) -> dict[int, Action]:
         """The legal actions of the agent to move, by number: what each number plays."""
         agent = self.agent_selection
-        if self._legal is None or self._legal[0] != agent:
-            match = self._match()
-            legal: dict[int, Action] = {}
-            if not match.over and agent == self._mover() and not (self.terminations[agent] or self.truncations[agent]):
-                for action in match.legal_actions():
-                    index = action_index(action)
-                    # The first close of a discard has the best arrangement; the first show too.
-                    legal.setdefault(index, action)
-            self._legal = (agent, legal)
-        return self._legal[1]
+        if self.terminations[agent] or self.truncations[agent] or self._match().over or agent != self._mover():
+            return {}
+        return self._mover_legal()
 
     def observe(self, agent: str) -> ObservationDict:
-        """An agent's observation: ``{"observation": vector, "action_mask": mask}``."""
-        return {"observation": encode_observation(self.view(agent)), "action_mask": self.mask(agent)}
+        """An agent's observation: ``{"observation": vector, "action_mask": mask}`` (new arrays)."""
+        return {"observation": self.encode(agent).copy(), "action_mask": self.mask(agent)}
+
+    def encode(self, agent: str) -> Vector:
+        """An agent's observation vector, as :func:`encode_observation` makes it, from its seat's
+        :class:`SeatEncoder`: the encoder's own array, overwritten as the match goes on."""
+        seat = self._seat_of[agent]
+        encoder = self._encoders[seat]
+        view = self._views.get(seat)
+        if view is not None:
+            return encoder.observe(view)
+        match = self._match()
+        # The deal's observation is the costly part: the match's part (totals, re-entries) is added here.
+        view = match.deal.observation(seat)
+        pending = match.reentry_pending
+        if self._legal is None and not pending and view.legal_actions:
+            self._legal = _numbered(view.legal_actions)  # the mover's: the mask needs them next
+        return encoder._observe(view, len(match.deals), match.scores, match.to_move, pending)
 
     def mask(self, agent: str) -> Mask:
         """An agent's legal actions (see :func:`action_mask`); none once its episode has ended."""
+        mask = np.zeros(self._size, dtype=np.int8)
         if self.terminations.get(agent) or self.truncations.get(agent):
             # It acts no more, even where the engine still waits for its seat (an episode cut short).
-            return np.zeros(ACTIONS_INTERACTIVE if self.interactive_showdown else ACTIONS, dtype=np.int8)
-        return action_mask(self.view(agent), self.interactive_showdown)
+            return mask
+        match = self._match()
+        if not match.over and self._seat_of[agent] == match.to_move:
+            size = self._size
+            mask[[index for index in self._mover_legal() if index < size]] = 1
+        return mask
 
     def step(self, action: ActionNumber) -> None:
         """Play the agent to move's action (``None`` for an agent whose episode has ended).
@@ -585,31 +995,40 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         if move is None:
             raise IllegalAction(N_("action {index} is not legal for {agent} here"), index=action, agent=agent)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
         match.apply(move)
         self.turns += 1
         if not self.interactive_showdown and not match.over and not match.reentry_pending:
             match.resolve_showdown()
         self._changed()
-        self._score(match)
+        self._score(match, type(move) is ReEnter)
         if self.max_turns is not None and self.turns >= self.max_turns and not match.over:
-            self._cut_short = True
+            self._cut_short = self._rewarded = True
             for other in self.agents:
                 if not self.terminations[other]:
                     self.truncations[other] = True
         if not match.over:
             self.agent_selection = self._mover()
-        self._accumulate_rewards()
-        self._deads_step_first()
+        # Rewards and ends come only with the end of a hand, a re-entry decision or a cut: not at most steps.
+        if self._rewarded:
+            self._accumulate_rewards()
+            self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
-    def _score(self, match: Match) -> None:
+    def _score(self, match: Match, decided: bool) -> None:
+        """Rewards and terminations after an action (``decided``: a re-entry decision)."""
+        hands = len(match.results)
+        if hands == self._results and not match.over and not decided:
+            return  # a seat leaves the match only at the end of a hand or by declining re-entry
+        self._rewarded = True
         if self.reward == "hand":
             for result in match.results[self._results :]:
                 for agent in self.agents:
                     self.rewards[agent] += float(-result.points[self._seat_of[agent]])
-        self._results = len(match.results)
+        self._results = hands
         playing = set(match.active) | set(match.reentry_pending) | set(match.deal.seats)
         for agent in self.agents:
             if self.terminations[agent] or self.truncations[agent]:

@@ -37,7 +37,10 @@ __all__ = [
     "LanguageError",
     "_",
     "cannot_close_reason",
+    "canonical_letters",
+    "card_letters",
     "card_name",
+    "figure_letters",
     "for_terminal",
     "get_language",
     "is_rtl",
@@ -249,6 +252,51 @@ def card_name(card: Card, deck: str = "spanish40") -> str:
     return patterns[card.suit].format(rank=rank_name(card.rank, deck))
 
 
+_FIGURE = re.compile(r"(?<![\w])([JQK])(?=[♦♥♠♣])")
+
+
+def figure_letters(deck: str = "spanish40", lang: str | None = None) -> dict[str, str]:
+    """The letters a language (by default the current one) writes the figures with, by their letter in the
+    notation (``J Q K``).
+
+    On Spanish decks they are the sota's, the caballo's and the rey's (``S C R`` in Spanish); the
+    French deck keeps ``J Q K`` in every language.
+    """
+    if deck == "french52":
+        return {"J": "J", "Q": "Q", "K": "K"}
+    if lang is not None:
+        catalog = translation(lang)
+        return {letter: catalog.pgettext("Spanish deck card letter", letter) for letter in "JQK"}
+    return {
+        "J": pgettext("Spanish deck card letter", "J"),
+        "Q": pgettext("Spanish deck card letter", "Q"),
+        "K": pgettext("Spanish deck card letter", "K"),
+    }
+
+
+def card_letters(text: str, deck: str = "spanish40") -> str:
+    """Text with the figures of its cards in the current language's letters (``S♥`` for ``J♥`` in Spanish).
+
+    The one notation every text for people uses; JSON and records keep the canonical ``J♥``.
+    """
+    letters = figure_letters(deck)
+    if all(key == value for key, value in letters.items()):
+        return text
+    return _FIGURE.sub(lambda match: letters[match.group(1)], text)
+
+
+def canonical_letters(text: str, deck: str = "spanish40") -> str:
+    """Cards written with the current language's figure letters (``S♥``, ``Sh``) in the canonical notation (``J♥``).
+
+    A figure letter is read as one only directly before a suit, as :func:`card_letters` writes it.
+    """
+    letters = {local.lower(): key for key, local in figure_letters(deck).items() if local != key}
+    if not letters:
+        return text
+    figure = re.compile(f"(?<![\\w])([{''.join(letters)}])(?=[♦♥♠♣]|[dhsc](?![\\w]))", re.IGNORECASE)
+    return figure.sub(lambda match: letters[match.group(1).lower()], text)
+
+
 # -- right-to-left text --------------------------------------------------------------
 
 
@@ -286,11 +334,77 @@ def for_terminal(text: str, lang: str | None = None) -> str:
     return "\n".join(_visual_line(line) for line in text.split("\n"))
 
 
+# Runs of left-to-right words (Latin letters and digits, with what is attached to them): isolated, each keeps its
+# own order. Left to the algorithm, the dashes of "--resume" or the dots of "c…" at a run's edges would take the
+# direction of the Arabic around them and move to the run's other side ("resume--").
+_RTL_CHARS = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff"
+_ISOLATED = re.compile("\u2066[^\u2066\u2069]*\u2069")
+_TOKENS = re.compile(f"[^\\s\u2066-\u2069{_RTL_CHARS}]+(?: +[^\\s\u2066-\u2069{_RTL_CHARS}]+)*")
+_LTR_WORD = re.compile("[^ ]*[A-Za-z][^ ]*")
+_LTR_TOKEN = re.compile("[^ ]*[A-Za-z0-9][^ ]*")
+_PAIRS = {")": "(", "]": "[", "}": "{", "»": "«"}
+
+
+def _unpaired(words: str) -> int | None:
+    """The place of the first bracket of ``words`` that is not closed or opened inside it, if any."""
+    openers: list[int] = []
+    for i, char in enumerate(words):
+        if char in _OPENERS:
+            openers.append(i)
+        elif char in _PAIRS:
+            if not openers or words[openers[-1]] != _PAIRS[char]:
+                return i
+            openers.pop()
+    return openers[0] if openers else None
+
+
+def _isolated_words(words: str) -> str:
+    """Words with no right-to-left letter, their left-to-right part isolated (brackets unpaired there stay out)."""
+    split = _unpaired(words)
+    if split is not None:
+        return _isolated_words(words[:split]) + words[split] + _isolated_words(words[split + 1 :])
+    start, end = 0, len(words)
+    # Spaces, closing punctuation and an unpaired quote at its edges belong to the sentence.
+    while end > start and (
+        words[end - 1].isspace()
+        or (words[end - 1] in _CLOSING and words[end - 1] not in _PAIRS and words[end - 1] not in "\"'")
+        or (words[end - 1] in "\"'" and words.count(words[end - 1], start, end) % 2 == 1)
+    ):
+        end -= 1
+    while start < end and (
+        words[start].isspace() or (words[start] in "\"'" and words.count(words[start], start, end) % 2 == 1)
+    ):
+        start += 1
+    # From the first word with a Latin letter (a run of numbers alone is left to the algorithm) to the last
+    # word with a letter or a digit.
+    first = _LTR_WORD.search(words, start, end)
+    if first is None:
+        return words
+    last = [word for word in _LTR_TOKEN.finditer(words, first.start(), end)][-1]
+    start, end = first.start(), last.end()
+    while end > start and words[end - 1] in _CLOSING and words[end - 1] not in _PAIRS and words[end - 1] not in "\"'":
+        end -= 1
+    return words[:start] + _LRI + words[start:end] + _PDI + words[end:]
+
+
+def _isolate_runs(text: str) -> str:
+    """``text`` with every left-to-right run outside the runs isolated already put between LRI and PDI."""
+    out = []
+    last = 0
+    for isolated in _ISOLATED.finditer(text):
+        out.append(_TOKENS.sub(lambda words: _isolated_words(words.group(0)), text[last : isolated.start()]))
+        out.append(isolated.group(0))
+        last = isolated.end()
+    out.append(_TOKENS.sub(lambda words: _isolated_words(words.group(0)), text[last:]))
+    return "".join(out)
+
+
 def _visual_line(line: str) -> str:
     if not _RTL_LETTER.search(line):
         return line
     isolated = _CARD_RUN.sub(lambda match: _LRI + match.group(0) + _PDI, line)
     isolated = _WORD.sub(_isolated_path, isolated)
+    isolated = _isolate_runs(isolated)
     # The paragraph is right to left even when it opens with a Latin name or a card.
     visual = str(get_display(isolated, base_dir="R")).replace(_LRI, "").replace(_PDI, "")
     return _mirror_reversed_pairs(visual)

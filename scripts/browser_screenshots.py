@@ -122,7 +122,7 @@ def settle(page: Any) -> None:
     """Wait until the page has drawn what it has (two frames) and its short animations are over (a tip rising)."""
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.wait_for_function(
-        "document.getAnimations()"
+        "() => document.getAnimations()"
         ".every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)"
     )
 

@@ -30,7 +30,6 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +42,7 @@ from chinchon.bots.playout import sample_deal
 from chinchon.deal import Deal
 from chinchon.melds import best_arrangement
 from chinchon.observation import Observation
+from chinchon.processes import worker_pool
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
     ]
     differences: list[float] = []
     groups: list[Group] = []
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with worker_pool(args.jobs) as pool:
         for part, found in pool.map(_run, jobs):
             differences.extend(part)
             groups.extend(found)

@@ -22,7 +22,6 @@ import math
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from chinchon.actions import Action, Close, Discard
 from chinchon.bots import Bot, make_bot
 from chinchon.deal import Deal
 from chinchon.observation import Phase
+from chinchon.processes import worker_pool
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         for start in range(0, args.deals, chunk)
     ]
     if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
+        with worker_pool(args.jobs) as pool:
             tallies = list(pool.map(_run, jobs))
     else:
         tallies = [_run(job) for job in jobs]

@@ -30,7 +30,6 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +42,7 @@ from chinchon.cards import Card
 from chinchon.deal import Deal
 from chinchon.melds import best_arrangement
 from chinchon.observation import Observation, Phase
+from chinchon.processes import worker_pool
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")
@@ -212,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.jobs == 1:
         parts = [_run(job) for job in jobs]
     else:
-        with ProcessPoolExecutor(args.jobs) as pool:
+        with worker_pool(args.jobs) as pool:
             parts = list(pool.map(_run, jobs))
     tally = Tally()
     for part in parts:

@@ -37,7 +37,6 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +57,7 @@ from chinchon.bots.greedy import (
 from chinchon.bots.trees import Trees
 from chinchon.deal import Deal
 from chinchon.observation import Phase
+from chinchon.processes import worker_pool
 from chinchon.rules import Rules
 
 RULES = Rules.preset("fournier")
@@ -242,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 for result in results:
                     count += _write(file, result)
             else:
-                with ProcessPoolExecutor(args.jobs) as pool:
+                with worker_pool(args.jobs) as pool:
                     for result in pool.map(generate, jobs):
                         count += _write(file, result)
         print(f"{count} decisions from {args.boards} boards, seed {args.seed} ({time.time() - started:.0f} s)")

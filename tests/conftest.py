@@ -23,7 +23,8 @@ def english() -> Iterator[None]:
 
 @pytest.fixture
 def launched(monkeypatch: pytest.MonkeyPatch) -> list[ChinchonApp]:
-    """The apps ``chinchon play`` would run, caught instead of run."""
+    """The apps ``chinchon play`` would run, caught instead of run (as if at a terminal)."""
+    from chinchon import cli
     from chinchon.tui.app import ChinchonApp
 
     apps: list[ChinchonApp] = []
@@ -32,4 +33,5 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[ChinchonApp]:
         apps.append(self)
 
     monkeypatch.setattr(ChinchonApp, "run", catch)
+    monkeypatch.setattr(cli, "has_terminal", lambda: True)
     return apps

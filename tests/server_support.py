@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from chinchon.rules import Rules
 from chinchon.server.app import create_app
 from chinchon.server.client import Client
+from chinchon.server.connections import uvicorn_config
 from chinchon.server.rooms import ServerSettings
 
 POSTGRES_VARIABLE = "CHINCHON_TEST_POSTGRES"
@@ -85,8 +86,15 @@ def running_server(db: str, **settings: Any) -> Iterator[Running]:
     options = {"bot_pool": "thread", "grace": 30.0, **settings}
     app = create_app(ServerSettings(db=db, **options))
     port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_config=None, log_level="warning", ws_ping_interval=2, ws_ping_timeout=2
+    config = uvicorn_config(
+        app,
+        app.state.settings,
+        host="127.0.0.1",
+        port=port,
+        log_config=None,
+        log_level="warning",
+        ws_ping_interval=2,
+        ws_ping_timeout=2,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -8,8 +8,12 @@ import itertools
 import json
 import os
 import random
+import re
+import signal
 import stat
+import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,6 +51,7 @@ from chinchon.cli import EXIT_BAD_INPUT, app
 from chinchon.i18n import set_language
 from chinchon.observation import Observation
 from chinchon.rules import Rules, RulesError
+from tests.processes import children, running
 
 # -- bots for the tests (module level, so that worker processes can unpickle them) ----------
 
@@ -386,6 +391,31 @@ def test_results_are_the_same_for_any_number_of_jobs() -> None:
     assert one.failures  # the factory was pickled to the workers and failed there too
 
 
+def test_an_arena_killed_outright_leaves_no_process_behind(tmp_path: Path) -> None:
+    """``chinchon arena --jobs 2`` killed with SIGKILL: its workers end too, not run on under init."""
+    command = [sys.executable, "-m", "chinchon", "arena", "--bots", "random,random", "--jobs", "2"]
+    arena = subprocess.Popen([*command, "--matches", "1000000", "--seed", "1"], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := children(arena.pid)) < 2:
+            assert arena.poll() is None, "the arena ended before its workers started"
+            assert time.monotonic() < deadline, "the arena's workers never started"
+            time.sleep(0.1)
+        time.sleep(0.5)  # the workers are playing
+        workers = children(arena.pid)
+    finally:
+        arena.send_signal(signal.SIGKILL)
+        arena.wait(30)
+    deadline = time.monotonic() + 20
+    try:
+        while any(running(worker) for worker in workers):
+            assert time.monotonic() < deadline, f"the killed arena's processes live on: {workers}"
+            time.sleep(0.1)
+    finally:
+        for pid, _started in filter(running, workers):
+            os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("broken", [RaisingBot, IllegalBot, UnbuildableBot])
 def test_a_broken_bot_loses_its_matches_and_the_arena_goes_on(broken: type[Bot]) -> None:
     report = run_arena(ArenaConfig(bots=("simple", broken), boards=3, seed=3))
@@ -421,6 +451,31 @@ def test_plain_progress_lines_when_not_a_terminal() -> None:
     assert len(lines) == 10
     assert lines[-1].startswith("10/10 matches · ")
     assert lines[-1].endswith(" matches/s · simple 100.0%, random 0.0%")
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_progress_bar_fits_80_columns_without_cutting_a_number(lang: str) -> None:
+    """On an 80-column terminal, a long arena's bar keeps its count, speed and rates whole on their lines."""
+    config = ArenaConfig(bots=("ismcts:iterations=200", "greedy", "simple:noise=0.3"), boards=1_000_000, seed=1)
+    out = io.StringIO()
+    set_language(lang)
+    try:
+        console = Console(file=out, width=80, force_terminal=True, color_system=None, legacy_windows=False)
+        with ArenaProgress(config, console, live=True) as progress:
+            outcome = run_arena(ArenaConfig(bots=("simple", "random"), boards=1, seed=1)).outcomes[0]
+            for _ in range(3):
+                progress.update(outcome)
+        rates = progress.rates()
+    finally:
+        set_language("en")
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.getvalue())
+    shown = [line.rstrip() for line in re.split(r"[\r\n]", plain) if line.strip()]
+    assert all(len(line) <= 80 for line in shown), shown
+    last_bar = [line for line in shown if f"3/{config.total}" in line]
+    assert last_bar, shown  # the count is whole, on one line
+    speed = "matches/s" if lang == "en" else "partii/s"
+    assert speed in last_bar[-1], shown
+    assert " ".join(" ".join(shown[-2:]).split()).endswith(" ".join(rates.split())), shown
 
 
 def test_report_in_another_language() -> None:
@@ -624,13 +679,13 @@ def test_the_arena_starts_no_more_processes_than_boards(monkeypatch: pytest.Monk
     import chinchon.arena as arena_module
 
     started: list[int] = []
-    from concurrent.futures import ProcessPoolExecutor as real
+    from chinchon.processes import worker_pool as real
 
-    def counting(max_workers: int) -> Any:
-        started.append(max_workers)
-        return real(max_workers=max_workers)
+    def counting(workers: int) -> Any:
+        started.append(workers)
+        return real(workers)
 
-    monkeypatch.setattr(arena_module, "ProcessPoolExecutor", counting)
+    monkeypatch.setattr(arena_module, "worker_pool", counting)
     report = run_arena(ArenaConfig(("simple", "random"), boards=2, seed=1), jobs=16)
     assert started == [2]
     assert len(report.outcomes) == 4

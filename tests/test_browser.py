@@ -305,7 +305,9 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
             return response.headers.get("content-type", ""), response.read().decode("utf-8")
 
     kind, page = get("/")
-    assert kind.startswith("text/html") and '<script type="module" src="/static/app.js">' in page
+    assert kind.startswith("text/html") and re.search(
+        r'<script type="module" src="/static/v-[0-9a-f]{12}/app\.js">', page
+    )
     modules, seen = ["app.js"], set()
     while modules:
         name = modules.pop()
@@ -315,7 +317,19 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
         kind, text = get(f"/static/{name}")
         assert "javascript" in kind, (name, kind)
         modules += re.findall(r'from "\./([\w.]+\.js)"', text)
-    assert seen == {"app.js", "dom.js", "i18n.js", "render.js", "cards.js", "ui.js", "table.js", "help.js", "sound.js"}
+    assert seen == {
+        "app.js",
+        "dom.js",
+        "i18n.js",
+        "render.js",
+        "cards.js",
+        "ui.js",
+        "table.js",
+        "help.js",
+        "sound.js",
+        "account.js",
+        "pages.js",
+    }
     arabic = json.loads(get("/api/i18n/ar")[1])
     assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
     assert arabic["Play now against bots"] not in ("", "Play now against bots")
@@ -390,7 +404,7 @@ def test_language_can_be_changed(server: Running, browser: Any) -> None:
             }"""
         )
         person.page.select_option("header select", "ar")
-        person.page.wait_for_function("document.documentElement.dir === 'rtl'")
+        person.page.wait_for_function("() => document.documentElement.dir === 'rtl'")
         assert person.page.inner_text("[data-action=play-now]").strip() != "Play now against bots"
         seen = person.page.evaluate("window.__seenAtDir")
         assert seen and all(text != "Play now against bots" for _, text in seen), seen
@@ -700,7 +714,7 @@ def test_a_lost_connection_comes_back_by_itself(server: Running, browser: Any) -
         before = sorted(person.hand())
         opened = len(routes)
         routes[-1].close(code=4000, reason="the network went away")
-        person.page.wait_for_function("!document.querySelector('.conn.open')")
+        person.page.wait_for_function("() => !document.querySelector('.conn.open')")
         person.page.wait_for_selector(".conn.open")
         assert len(routes) == opened + 1, "the page did not open a new connection"
         person.page.wait_for_selector(".hand .card")
@@ -766,7 +780,7 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
         _a_persons_turn(person)
         before = person.hand()
         _drag(person, ".hand .card[data-index='0']", ".hand .card[data-index='3']")
-        person.page.wait_for_function(f"document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
+        person.page.wait_for_function(f"() => document.querySelector('.hand .card').dataset.card !== {before[0]!r}")
         after = person.hand()
         assert after == [*before[1:4], before[0], *before[4:]], (before, after)
         assert person.page.query_selector(".hand .card.selected") is None  # a drag is not a tap
@@ -960,7 +974,7 @@ def test_the_hand_stays_in_place_while_the_others_moves_come_in(server: Running,
         # The first mover draws, then discards: each move comes into the other's list of last moves.
         for count in (1, 2):
             assert first.step() is not None
-            second.page.wait_for_function(f"{seen} === {count}")
+            second.page.wait_for_function(f"() => {seen} === {count}")
             where.append((second.page.evaluate(seen), second.page.evaluate(hand)))
         assert [count for count, _ in where] == [0, 1, 2]
         tops = {top for _, top in where}
@@ -1134,7 +1148,7 @@ def test_a_close_and_its_showdown_between_two_people(
         assert other.state() < held
         other.page.click("[data-action=continue]")
         other.page.wait_for_selector(".sheet.result", state="detached")
-        other.page.wait_for_function(f"Number(document.querySelector('.status').dataset.state) === {held}")
+        other.page.wait_for_function(f"() => Number(document.querySelector('.status').dataset.state) === {held}")
         assert other.page.inner_text(".deal-no") == "Deal 2"
         name = "Ana" if mover is ana else "Bea"
         assert other.page.inner_text(".moves li:last-child") == f"{name} drew from the stock"
@@ -1172,7 +1186,7 @@ def test_a_player_over_the_limit_is_asked_to_re_enter_not_told_the_match_is_over
         ana.page.click("[data-action=reenter-yes]")
         assert _seat_actions(room, 0, since, 1) == ["reenter yes"]
         ana.page.wait_for_selector("[data-reentry]", state="detached")
-        ana.page.wait_for_function("document.querySelector('.deal-no')?.textContent === 'Deal 2'")
+        ana.page.wait_for_function("() => document.querySelector('.deal-no')?.textContent === 'Deal 2'")
         assert not ana.visible("[data-over]")
         _no_console_errors(ana, bea)
     finally:
@@ -1426,7 +1440,7 @@ def test_the_table_fits_a_small_phone_in_every_language(
         # Ana deals first: the bot is the dealer.
         for _, lang in LOCALES:
             person.page.select_option("header select", lang)
-            person.page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            person.page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             assert person.page.inner_text("[data-dealer]") == translations[lang]["dealer"]
             assert _controls_fit(person) == [], lang
         person.page.select_option("header select", "en")
@@ -1451,7 +1465,7 @@ def test_the_table_fits_a_small_phone_in_every_language(
         _a_persons_turn(person)
         for _, lang in LOCALES:
             person.page.select_option("header select", lang)
-            person.page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            person.page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             assert _controls_fit(person) == [], lang
             bar = person.page.evaluate(
                 "['last-deal', 'leave']"
@@ -1495,7 +1509,7 @@ def test_the_bots_moves_come_at_the_chosen_pace_and_the_last_ones_stay_readable(
         person.page.evaluate(WATCH_MOVES)
         person.step()  # the discard: the two bots play next, four moves (the server plays them at once)
         person.page.wait_for_function(
-            "window.chinchonShown.filter(([, at, t]) => at && t.startsWith('Bot')).length >= 4",
+            "() => window.chinchonShown.filter(([, at, t]) => at && t.startsWith('Bot')).length >= 4",
             timeout=MATCH_SECONDS * 1000,
         )
         shown = [
@@ -1611,3 +1625,94 @@ def test_the_page_stays_under_200_kb(server: Running) -> None:
         with urllib.request.urlopen(server.base + url, timeout=30) as response:
             total += len(response.read())
     assert total < 200_000, total
+
+
+CSP_WATCH = """
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  window.cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} at ${where}`);
+});
+"""
+"""Kept before the page's scripts run: every CSP violation the page meets, in ``cspViolations``."""
+POLICY_WORDS = ("Content Security Policy", "Content-Security-Policy", "Permissions-Policy", "Refused to")
+
+
+class Watched(Person):
+    """A person whose page records its CSP violations and every console message about a policy, of any level."""
+
+    def __init__(self, browser: Any, base: str, viewport: dict[str, int], locale: str) -> None:
+        super().__init__(browser, base, viewport, locale)
+        self.policy_messages: list[str] = []
+        self.page.add_init_script(CSP_WATCH)
+        self.page.on(
+            "console",
+            lambda m: self.policy_messages.append(m.text) if any(w in m.text for w in POLICY_WORDS) else None,
+        )
+        self.screens: set[str] = set()
+
+    def seen(self, screen: str) -> None:
+        """The screen is on the page: none of its elements, scripts or styles broke the policy so far."""
+        violations = self.page.evaluate("window.cspViolations")
+        assert violations == [] and self.policy_messages == [], (screen, violations, self.policy_messages)
+        self.screens.add(screen)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "pt-BR", "fr-FR", "pl-PL", "ar"])
+def test_every_screen_keeps_to_the_content_security_policy(server: Running, browser: Any, locale: str) -> None:
+    ana = Watched(browser, server.base, DESKTOP, locale)
+    bea = Watched(browser, server.base, PHONE, locale)
+    watcher = Watched(browser, server.base, DESKTOP, locale)
+    try:
+        answer = ana.page.goto(server.base + "/")
+        assert answer is not None and "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+        ana.page.wait_for_selector("[data-action=play-now]")
+        ana.page.fill("input[name=name]", "Ana")
+        ana.page.fill("input[name=chat]", "hola")
+        ana.page.press("input[name=chat]", "Enter")
+        ana.page.wait_for_selector(".chat li:has-text('hola')")
+        ana.seen("home and the lobby")
+        _keep_options(ana, EVERYONE_PLAYS_TO_20)
+        link = _create_room(ana, "Ana", bot_level="easy", seats="3")
+        ana.seen("a room that waits")
+        bea.page.goto(link)
+        bea.page.wait_for_selector("[data-action=take-seat]")
+        bea.seen("a room's invitation")
+        bea.page.fill("input[name=name]", "Bea")
+        bea.page.click("[data-action=take-seat]")
+        ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        ana.page.click("[data-action=start]")
+        for person in (ana, bea):
+            person.page.wait_for_selector(".hand .card")
+            person.seen("a match being played")
+        watcher.open(f"/#/room/{link.rsplit('/', 1)[1]}")
+        watcher.page.click("[data-action=watch]")
+        watcher.page.wait_for_selector(".opponent")
+        watcher.seen("the spectator's view")
+        _a_persons_turn(ana, bea)
+        mover = ana if ana.page.get_attribute(".status", "data-mine") == "1" else bea
+        for panel in ("history", "chat"):
+            mover.page.click(f"[data-action={panel}]")
+            mover.page.wait_for_selector(".sheet")
+            mover.seen(f"the {panel} panel")
+            mover.page.keyboard.press("Escape")
+            mover.page.wait_for_selector(".sheet", state="detached")
+        if locale == "ar":
+            # The whole match in one language: each deal's results (unless the first deal ends it), the match's end.
+            deadline = time.monotonic() + MATCH_SECONDS
+            while not ana.visible("[data-over]"):
+                assert time.monotonic() < deadline, "the match did not end"
+                for person in (ana, bea):
+                    if person.visible("[data-action=continue]"):
+                        person.seen("a deal's results")
+                    person.step()
+                ana.page.wait_for_timeout(50)
+            for person in (ana, bea, watcher):
+                person.page.wait_for_selector("[data-over]")
+                person.seen("the match's end")
+        for person in (ana, bea, watcher):
+            person.seen("at the end")
+        _no_console_errors(ana, bea, watcher)
+    finally:
+        for person in (ana, bea, watcher):
+            person.close()

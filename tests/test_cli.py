@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -456,3 +457,204 @@ def test_bench_prints_each_figure_as_it_is_measured(monkeypatch: pytest.MonkeyPa
         "measure 2",
         "figure 2",
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "pl"])
+def test_bench_lines_fit_80_columns_and_keep_each_figure_whole(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    from chinchon import benchmark
+
+    long_name = "loop floor: the public-API loop, a do-nothing deal, 252 actions a hand, then some more words"
+    figures = [("solver: best_arrangement, 7 cards", 4.29, "µs/hand"), (long_name, 1_187_854.22, "actions/s")]
+    monkeypatch.setattr(benchmark, "measure_figures", lambda seconds: iter(figures))
+    result = run("bench", "--seconds", "0.01", "--lang", lang, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    for stream in (result.stdout, result.stderr):
+        assert all(len(line) <= 80 for line in stream.splitlines()), stream
+    lines = result.stdout.splitlines()
+    assert any(line.endswith(" 1,187,854.22 actions/s") for line in lines), lines
+    assert any(
+        line.startswith("solver: best_arrangement, 7 cards ") and line.endswith(" 4.29 µs/hand") for line in lines
+    )
+    # The long name is all there, over the lines it takes.
+    assert long_name in " ".join(" ".join(lines).split())
+
+
+# -- what people expect of a command line -----------------------------------------------------
+
+COMMANDS = ["play", "replay", "rules", "solve", "arena", "bench", "serve"]
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)], ids=["chinchon", *COMMANDS])
+def test_h_is_help_as_well_as_help(command: list[str]) -> None:
+    long = run(*command, "--help", env={"COLUMNS": "80"})
+    short = run(*command, "-h", env={"COLUMNS": "80"})
+    assert long.exit_code == short.exit_code == 0, short.stderr
+    assert short.stdout == long.stdout and "-h, --help" in short.stdout
+
+
+PLACEHOLDERS = {
+    "play": ["-p, --players N", "--bots LEVELS", "-r, --rules PRESET", "--rule NAME=VALUE", "--name NAME", "--seed N"],
+    "replay": ["Usage: chinchon replay [OPTIONS] [FILE]", "  FILE ", "--lang LANG"],
+    "rules": ["Usage: chinchon rules [OPTIONS] [PRESET]", "  PRESET ", "-r, --rules PRESET"],
+    "solve": ["Usage: chinchon solve [OPTIONS] HAND", "  HAND ", "--rule NAME=VALUE"],
+    "arena": ["--bots BOTS", "--matches N", "--hands N", "-j, --jobs N", "-o, --output FILE", "--max-actions N"],
+    "bench": ["--seconds SECONDS", "--lang LANG"],
+    "serve": ["--port PORT", "--db URL", "--grace SECONDS", "--bot-workers N", "--log-level LEVEL"],
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_placeholders_say_what_goes_there(command: str) -> None:
+    result = run(command, "--help", env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert not re.search(r"<[\w\[\]., ]+>", text), text  # no <int>, <str>, <list[str]>, <float range>
+    assert "{" not in text.splitlines()[0], text
+    for placeholder in PLACEHOLDERS[command]:
+        assert placeholder in text, (placeholder, text)
+    assert "--speed SECONDS" in run("play", "--help").stdout
+
+
+def test_shell_completion_can_be_shown_and_installed() -> None:
+    listed = run("--help").stdout
+    assert "--install-completion" in listed and "--show-completion" in listed
+    # Without detecting the shell (Typer's switch for tests), the shell is named after the option.
+    env = {**os.environ, "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
+    for shell, line in [("bash", "complete -o default -F _chinchon_completion chinchon"), ("zsh", "#compdef chinchon")]:
+        script = subprocess.run(
+            [sys.executable, "-m", "chinchon", "--show-completion", shell],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+        assert script.returncode == 0, script.stderr
+        assert "_CHINCHON_COMPLETE" in script.stdout and line in script.stdout, script.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "-x"],
+        ["no-such-command"],
+        ["solve"],
+        ["arena", "--jobs", "many"],
+        ["solve", "3h 4h"],
+        ["replay", "/no/such/file.json"],
+    ],
+)
+def test_every_error_is_one_line_that_starts_the_same_way(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == EXIT_BAD_INPUT, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.lower().startswith("error")]
+    assert len(errors) == 1 and errors[0].startswith("error: "), result.stderr
+    assert result.stdout == ""
+
+
+def _long_record(path: Path) -> Path:
+    """A record of a whole random match whose replay is far longer than a pipe holds (about 280 KB)."""
+    import random
+
+    from chinchon import Match, Rules
+    from chinchon.record import dumps
+
+    match = Match(["Ana", "Bot 1"], Rules.preset("fournier", limit=200), seed=5)
+    rng = random.Random(5)
+    while not match.over:
+        match.apply(rng.choice(match.legal_actions()))
+    path.write_text(dumps(match.record()), "utf-8")
+    return path
+
+
+def test_a_closed_pipe_is_a_normal_end(tmp_path: Path) -> None:
+    """``chinchon replay FILE | head -1``: status 0 and nothing on standard error once the reader has gone."""
+    record = _long_record(tmp_path / "match.json")
+    whole = _python_m("replay", str(record))
+    assert whole.returncode == 0 and len(whole.stdout.encode()) > 4 * 65536
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "LANGUAGE": "en"}
+    replay = subprocess.Popen(
+        [sys.executable, "-m", "chinchon", "replay", str(record)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert replay.stdout is not None and replay.stderr is not None
+    first = replay.stdout.readline()
+    replay.stdout.close()  # as head -1 does once it has its line
+    status = replay.wait(60)
+    assert first.startswith(b"Match: Ana, Bot 1")
+    assert (status, replay.stderr.read()) == (0, b"")
+
+
+def test_rules_refuses_two_presets_that_contradict_each_other() -> None:
+    result = run("rules", "clasico", "--rules", "polaco")
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr == "error: two presets given, clasico and --rules polaco: give one\n"
+    assert result.stdout == ""
+    # The same preset twice says the same thing twice: no contradiction.
+    same = run("rules", "clasico", "--rules", "clasico")
+    assert same.exit_code == 0 and "Rules: clasico" in same.stdout
+
+
+def test_replay_says_a_fifo_at_the_saved_match_is_not_a_regular_file(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    os.mkfifo(folder / "last-match.json")
+    result = run("replay", env={"CHINCHON_DATA_DIR": str(folder)})
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr == f"error: cannot read {folder / 'last-match.json'}: not a regular file\n"
+
+
+def test_replay_without_settings_reads_the_saved_record(tmp_path: Path) -> None:
+    """A record saved alone (its settings lost) is still the match saved: it is replayed, not reported missing."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    _long_record(folder / "last-match.json")
+    result = run("replay", env={"CHINCHON_DATA_DIR": str(folder)})
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Match: Ana, Bot 1\n")
+
+
+# -- one notation of the figures per language ------------------------------------------------------
+
+
+FIGURES = "5♥ 6♥ 7♥ K♣ K♦ K♠ Q♣ J♠"
+
+
+def test_solve_writes_and_reads_the_figures_as_the_language_does() -> None:
+    spanish = run("solve", FIGURES, "--lang", "es")
+    assert spanish.exit_code == 0, spanish.stderr
+    assert "[R♦ R♠ R♣]" in spanish.stdout and "C♣" in spanish.stdout and "S♠" in spanish.stdout
+    assert not re.search(r"\b[JQK][♦♥♠♣]", spanish.stdout), spanish.stdout
+    # What it writes, it reads: the same hand in Spanish letters is the same hand.
+    again = run("solve", "5♥ 6♥ 7♥ R♣ R♦ R♠ C♣ S♠", "--lang", "es")
+    assert again.exit_code == 0 and again.stdout == spanish.stdout, again.stderr
+    assert run("solve", "5h 6h 7h rc rd rs cc ss", "--lang", "es").stdout == spanish.stdout
+    english = run("solve", FIGURES, "--lang", "en")
+    assert "[K♦ K♠ K♣]" in english.stdout
+    assert run("solve", "5♥ 6♥ 7♥ R♣ R♦ R♠ C♣ S♠", "--lang", "en").exit_code == EXIT_BAD_INPUT
+    # JSON is for programs: the canonical notation in any language.
+    assert json.loads(run("solve", FIGURES, "--json", "--lang", "es").stdout)["hand"][3] == "K♣"
+
+
+def test_rules_name_the_figures_as_the_game_shows_them() -> None:
+    spanish = " ".join(run("rules", "--lang", "es").stdout.split())
+    assert "sota (S), caballo (C) y rey (R)" in spanish
+    assert "C R A no es escalera" in spanish
+    assert "S 8, C 9 y R 10" in spanish
+    french = " ".join(run("rules", "--lang", "fr").stdout.split())
+    assert "valet (V), cavalier (C) et roi (R)" in french and "C R A n'est pas une suite" in french
+    english = " ".join(run("rules", "--lang", "en").stdout.split())
+    assert "sota (J), caballo (Q) and rey (K)" in english and "Q K A is not a run" in english
+    # The French deck keeps J, Q and K in every language.
+    french52 = " ".join(run("rules", "--rule", "deck=french52", "--lang", "es").stdout.split())
+    assert "Q K A no es escalera" in french52
+
+
+def test_replay_writes_the_figures_as_the_language_does(tmp_path: Path) -> None:
+    record = _long_record(tmp_path / "match.json")
+    spanish = run("replay", str(record), "--lang", "es").stdout
+    assert re.search(r"\b[SCR][♦♥♠♣]", spanish) and not re.search(r"\b[JQK][♦♥♠♣]", spanish)
+    english = run("replay", str(record), "--lang", "en").stdout
+    assert re.search(r"\b[JQK][♦♥♠♣]", english)

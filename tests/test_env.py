@@ -23,7 +23,7 @@ from pettingzoo.test.seed_test import seed_test
 from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 
 from chinchon import Card, Rules
-from chinchon.actions import Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
+from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
 from chinchon.bots import make_bot
 from chinchon.cards import JOKER, Rank, Suit
 from chinchon.env import (
@@ -40,6 +40,7 @@ from chinchon.env import (
     SHOW,
     BotOpponentsEnv,
     EnvError,
+    SeatEncoder,
     action_index,
     action_mask,
     card_kind,
@@ -93,6 +94,15 @@ def test_api_test(kwargs: dict[str, Any]) -> None:
         warnings.filterwarnings("ignore", "Observation space for each agent probably should be")
         warnings.filterwarnings("ignore", "Observation is not a NumPy array")
         api_test(env(max_turns=600, **kwargs), num_cycles=300)  # type: ignore[no-untyped-call]
+
+
+def test_the_raw_environment_passes_the_api_and_seed_tests_too() -> None:
+    # raw_env is the fast path the documentation recommends: without PettingZoo's wrappers, the same API.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Observation space for each agent probably should be")
+        warnings.filterwarnings("ignore", "Observation is not a NumPy array")
+        api_test(raw_env("fournier", 2, max_turns=600), num_cycles=300)  # type: ignore[no-untyped-call]
+    seed_test(lambda: raw_env("online", 3, max_turns=400), num_cycles=200)  # type: ignore[no-untyped-call]
 
 
 def test_seed_test() -> None:
@@ -236,6 +246,88 @@ def test_hidden_cards_do_not_change_the_vector() -> None:
                     assert np.array_equal(encode_observation(seen), encode_observation(extra))
 
 
+# -- the incremental encoder -----------------------------------------------------------------------
+
+
+def random_action(match: Match, rng: random.Random) -> Action:
+    """Mostly a close when one is legal (so that deals end and showdowns come), else any legal action."""
+    legal = match.legal_actions()
+    closes = [a for a in legal if isinstance(a, Close)]
+    return closes[0] if closes and rng.random() < 0.7 else rng.choice(legal)
+
+
+def closer_action(match: Match, rng: random.Random) -> Action:
+    """A close whenever one is legal, else a random legal action: matches that end."""
+    legal = match.legal_actions()
+    closes = [a for a in legal if isinstance(a, Close)]
+    return closes[0] if closes else rng.choice(legal)
+
+
+@pytest.mark.parametrize(("preset", "players"), CONFIGS)
+def test_the_encoder_gives_the_reference_values_step_by_step(preset: str, players: int) -> None:
+    """Each seat's SeatEncoder, fed its observations now and then (several actions apart, deals apart), and
+    raw_env's, fed the deal's observation and the match's part, give encode_observation's vector every time."""
+    rules = Rules.preset(preset, jokers=2) if preset == "online" else Rules.preset(preset)
+    rng = random.Random(players)
+    compared = 0
+    phases: set[Phase] = set()
+    deals: set[int] = set()
+    for seed in range(2):
+        # The seats play the showdown themselves: the table's melds and lay-offs reach the encoders.
+        game = raw_env(rules, players, interactive_showdown=True)
+        game.reset(seed=seed)
+        match = game._match()
+        encoders = [SeatEncoder(rules, players, seat) for seat in range(players)]
+        for step in range(501 if players < 5 else 251):
+            for seat in range(players):
+                if seat == match.to_move or rng.random() < 0.3 or match.over:
+                    view = match.observation(seat)
+                    reference = encode_observation(view)
+                    assert np.array_equal(encoders[seat].observe(view), reference)
+                    assert np.array_equal(game.encode(game.agent(seat)), reference)
+                    phases.add(view.phase)
+                    deals.add(view.deal_number)
+                    compared += 1
+            if match.over or step == 500:
+                break
+            match.apply(random_action(match, rng))
+            game._changed()
+    assert compared > 300 and {Phase.DRAW, Phase.DISCARD} <= phases and len(deals) >= 2
+    assert Phase.SHOWDOWN in phases or not rules.layoffs or players == 2  # two seats: a showdown rarely asks
+
+
+def test_the_encoder_starts_again_for_a_new_match_and_checks_its_input() -> None:
+    rules = Rules.preset("online")
+    out = np.full(observation_layout(3)["stock"].stop, 7, dtype=np.float32)
+    encoder = SeatEncoder("online", 3, 1, out=out)
+    assert encoder.vector is out
+    rng = random.Random(4)
+    for seed in (1, 2):
+        match = Match(3, rules, seed=seed)
+        encoder.reset()
+        for _ in range(120):
+            assert np.array_equal(encoder.observe(match.observation(1)), encode_observation(match.observation(1)))
+            match.apply(random_action(match, rng))
+            if not match.over and not match.reentry_pending:
+                match.resolve_showdown()
+    # To the end of a match: every hand is shown (the known block holds them).
+    while not match.over:
+        match.apply(closer_action(match, rng))
+        if not match.over and not match.reentry_pending:
+            match.resolve_showdown()
+        if rng.random() < 0.2 or match.over:
+            assert np.array_equal(encoder.observe(match.observation(1)), encode_observation(match.observation(1)))
+    assert match.observation(1).revealed
+    with pytest.raises(EnvError, match="seat 1's of 3"):
+        encoder.observe(match.observation(0))
+    with pytest.raises(EnvError, match="out"):
+        SeatEncoder(rules, 3, 0, out=np.zeros(10, dtype=np.float32))
+    with pytest.raises(EnvError, match="out"):
+        SeatEncoder(rules, 3, 0, out=np.zeros(out.shape, dtype=np.float64))
+    with pytest.raises(EnvError, match="seat"):
+        SeatEncoder(rules, 3, 3)
+
+
 def test_two_matches_with_different_hidden_cards_look_the_same() -> None:
     """Two matches whose decks differ only in a card of the other hand and the stock's last card."""
     rules = Rules()
@@ -245,12 +337,15 @@ def test_two_matches_with_different_hidden_cards_look_the_same() -> None:
     other[13], other[39] = other[39], other[13]  # seat 1's last card and the bottom of the stock
     hidden = {deck[13], deck[39]}
     matches = [Match(2, rules, seed=0, first=0, decks=[d]) for d in (deck, other)]
+    encoders = [SeatEncoder(rules, 2, 0) for _ in matches]
     rng = random.Random(2)
     for _ in range(30):
         seat = matches[0].to_move
         assert seat == matches[1].to_move
         views = [m.observation(0) for m in matches]
         assert np.array_equal(encode_observation(views[0]), encode_observation(views[1]))
+        # The incremental encoder too, following each match step by step.
+        assert np.array_equal(encoders[0].observe(views[0]), encoders[1].observe(views[1]))
         assert np.array_equal(action_mask(views[0]), action_mask(views[1]))
         legal = [a for a in matches[0].legal_actions() if not isinstance(a, Close)]
         if seat == 1:

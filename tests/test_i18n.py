@@ -290,6 +290,18 @@ def test_for_terminal_keeps_paths_and_addresses_whole() -> None:
     assert for_terminal("و/أو") == "وأ/و"
 
 
+def test_for_terminal_keeps_left_to_right_runs_whole() -> None:
+    """An option, a command or a letter list inside Arabic keeps its own order, dashes and dots included."""
+    set_language("ar")
+    assert for_terminal("الخروج عبر --resume") == "--resume ربع جورخلا"
+    assert for_terminal("يستأنفها الأمر chinchon play --resume.") == ".chinchon play --resume رمألا اهفنأتسي"
+    assert for_terminal("اضغط -h للمساعدة") == "ةدعاسملل -h طغضا"
+    assert for_terminal("الحروف c… في") == "يف c… فورحلا"
+    # A name and what is in brackets after it stay together, as before.
+    assert for_terminal("Bot 1 (simple) يلعب") == "بعلي Bot 1 (simple)"
+    assert for_terminal("خذ A♣ (d) الآن") == "نآلا (d) A♣ ذخ"
+
+
 def test_for_terminal_with_an_explicit_language() -> None:
     assert for_terminal("يد", lang="ar") == "دي"
     set_language("ar")

@@ -216,3 +216,47 @@ def test_replay_of_a_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> N
     assert result.exit_code == EXIT_BAD_INPUT
     assert f"cannot read {bad}" in result.output
     assert isinstance(result.exception, SystemExit)
+
+
+# -- --resume with other options, and in another language ---------------------------------------------
+
+
+def test_resume_says_which_options_it_sets_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list[Any]
+) -> None:
+    monkeypatch.setenv("CHINCHON_DATA_DIR", str(tmp_path))
+    settings = Settings(preset="fournier", bots=("simple",), seed=4, speed=0)
+    Session.start(settings, ["Ana", "Bot 1"], Rules(), Store(tmp_path), first=0)
+    args = ["--players", "3", "--bots", "hard", "--seed", "9", "--name", "Eva", "--speed", "0", "--lang", "en"]
+    result = CliRunner().invoke(cli, ["play", "--resume", *args])
+    assert result.exit_code == 0, result.output
+    line = "The saved match goes on as it was saved; set aside: --players 3, --bots hard, --seed 9, --name Eva."
+    assert result.stderr.strip() == line
+    resumed = launched[0].session
+    assert line in resumed.log and resumed.match.names == ("Ana", "Bot 1") and resumed.settings.seed == 4
+    # What the saved match has already is not set aside; --speed and --lang are honoured.
+    again = CliRunner().invoke(cli, ["play", "--resume", "--players", "2", "--seed", "4", "--name", "Ana"])
+    assert again.exit_code == 0 and again.stderr == ""
+
+
+def test_a_match_resumed_in_another_language_speaks_it_whole(tmp_path: Path) -> None:
+    """The bots' names and the log's old lines come in the language of the resumed game, not the saved one's."""
+    set_language("ar")
+    settings = Settings(preset="fournier", bots=("simple", "simple"), seed=5, speed=0)
+    names = ["أنت", "الروبوت 1", "الروبوت 2"]
+    saved = Session.start(settings, names, Rules(), Store(tmp_path))
+    for step in range(12):
+        _step(saved, random.Random(step))
+    assert any("الروبوت 1" in line for line in saved.log)
+    set_language("en")
+    resumed = Session.resume(Store(tmp_path))
+    assert resumed is not None
+    assert resumed.names == ("You", "Bot 1", "Bot 2")
+    assert resumed.match.names == tuple(names)  # the record itself is as it was played
+    arabic = [line for line in resumed.log if any("\u0600" <= char <= "\u06ff" for char in line)]
+    assert not arabic, arabic
+    told = Session.start(settings, ["You", "Bot 1", "Bot 2"], Rules(), None)
+    for step in range(12):
+        _step(told, random.Random(step))
+    assert resumed.log[: len(told.log)] == told.log  # the same lines an English game would have written
+    assert resumed.log[-1] == "The match goes on where it was left."

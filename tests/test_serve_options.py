@@ -127,3 +127,34 @@ def test_serve_says_which_address_to_open_once_it_listens(tmp_path: Any) -> None
         server.terminate()
         server.wait(60)
     assert line.strip() == f"Abre http://127.0.0.1:{port} en un navegador para jugar."
+
+
+def test_connection_limits_are_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    options = ("--request-timeout", "7.5", "--hello-timeout", "3", "--connections-per-address", "0")
+    code, given = serve(monkeypatch, tmp_path, *options)
+    assert code == 0
+    assert [(s.request_timeout, s.hello_timeout, s.connections_per_address) for s in given] == [(7.5, 3.0, 0)]
+    code, given = serve(monkeypatch, tmp_path)
+    defaults = ServerSettings()
+    assert [(s.request_timeout, s.hello_timeout, s.connections_per_address) for s in given] == [
+        (defaults.request_timeout, defaults.hello_timeout, defaults.connections_per_address)
+    ]
+    assert (defaults.request_timeout, defaults.hello_timeout, defaults.connections_per_address) == (10.0, 5.0, 100)
+
+
+@pytest.mark.parametrize(
+    "options", [["--request-timeout", "0"], ["--hello-timeout", "0.5"], ["--connections-per-address", "-1"]]
+)
+def test_a_connection_limit_out_of_range_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, options: list[str]
+) -> None:
+    code, given = serve(monkeypatch, tmp_path, *options)
+    assert code == 2
+    assert given == []
+
+
+def test_https_is_an_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    code, given = serve(monkeypatch, tmp_path, "--https")
+    assert code == 0 and [s.https for s in given] == [True]
+    code, given = serve(monkeypatch, tmp_path)
+    assert code == 0 and [s.https for s in given] == [False]

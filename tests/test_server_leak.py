@@ -21,6 +21,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
 
 from chinchon.actions import Discard
@@ -33,7 +34,7 @@ from chinchon.rules import Rules
 from chinchon.server import rooms
 from chinchon.server.client import Client, create_room, join_room
 from chinchon.server.hub import Connection
-from chinchon.server.rooms import Manager, Room
+from chinchon.server.rooms import Manager, Room, hash_token
 from tests.server_support import database_url, running_server, start_match
 
 CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♦♥♠♣]")
@@ -160,6 +161,37 @@ class LeakWatch:
                 )
 
 
+class SecretWatch:
+    """A hub observer: no message holds a seat's token or the digest the server stores of it.
+
+    The tokens are those the test's clients were given; the digests, every seat's in the server's rooms (and
+    those of the tokens): a message made from a seat's stored row could carry one.
+    """
+
+    def __init__(self, manager: Manager) -> None:
+        self.manager = manager
+        self.tokens: list[str] = []
+        self.failures: list[str] = []
+        self.checked = 0
+
+    def secrets(self) -> set[str]:
+        """Every token known and every digest."""
+        found = set(self.tokens) | {hash_token(token) for token in self.tokens}
+        for room in list(self.manager.rooms.values()):
+            found.update(seat.token_hash for seat in room.seats if seat.token_hash)
+        return found
+
+    def __call__(self, connection: Connection, message: dict[str, Any]) -> None:
+        self.look(json.dumps(message, ensure_ascii=False), f"{message.get('type')} to {connection.role}")
+
+    def look(self, text: str, where: str) -> None:
+        """Check a message or an HTTP answer."""
+        self.checked += 1
+        for secret in self.secrets():
+            if secret in text:
+                self.failures.append(f"{where} holds {secret[:8]}…: {text[:300]}")
+
+
 # (preset, seats, people, bot level): single-deck rules, 2 to 4 seats, bots of two levels.
 TABLES = [
     ("fournier", 2, 2, "easy"),
@@ -218,8 +250,13 @@ def over(client: Client, number: int) -> bool:
     return bool(view and view["match"] == number and view["status"] == "over")
 
 
-async def play_table(base: str, ws: str, index: int, rng: random.Random) -> tuple[int, int]:
-    """Whole matches (a match, then rematches) at a table, watched by a spectator; its events and last state."""
+async def play_table(
+    base: str, ws: str, index: int, rng: random.Random, given: list[str] | None = None
+) -> tuple[int, int]:
+    """Whole matches (a match, then rematches) at a table, watched by a spectator; its events and last state.
+
+    The seats' tokens are added to ``given``.
+    """
     preset, seats, people, level = TABLES[index]
     created = await create_room(
         base, name=f"P{index}a", seats=seats, bot_level=level, rules={"preset": preset, "options": OPTIONS}
@@ -228,6 +265,8 @@ async def play_table(base: str, ws: str, index: int, rng: random.Random) -> tupl
     tokens = [created["token"]]
     for k in range(1, people):
         tokens.append((await join_room(base, code, f"P{index}{'abcd'[k]}"))["token"])
+    if given is not None:
+        given.extend(tokens)
     clients = [Client(ws) for _ in tokens]
     for client, token in zip(clients, tokens, strict=True):
         assert (await client.connect(room=code, token=token))["role"] == "seat"
@@ -304,21 +343,38 @@ def test_no_card_of_another_hand_or_of_the_stock_reaches_anyone(
     )
     with running_server(database_url("sqlite", tmp_path)) as server:
         watch = LeakWatch(server.manager)
-        server.app.state.hub.observers.append(watch)
+        secrets_watch = SecretWatch(server.manager)
+        server.app.state.hub.observers += [watch, secrets_watch]
 
         async def play() -> list[tuple[int, int]]:
             lobby = Client(server.ws)
             assert (await lobby.connect())["role"] == "lobby"
             rng = random.Random(25)
-            results = await asyncio.wait_for(
-                asyncio.gather(*(play_table(server.base, server.ws, i, rng) for i in range(len(TABLES)))), 240
-            )
+            tables = (play_table(server.base, server.ws, i, rng, secrets_watch.tokens) for i in range(len(TABLES)))
+            results = await asyncio.wait_for(asyncio.gather(*tables), 240)
             assert any(m["type"] == "lobby" and m["rooms"] for m in lobby.messages)
             await lobby.close()
+            # Every HTTP answer about the rooms (the records hold the seats' names), and the server's own pages.
+            codes = list(watch.rooms)
+            paths = [
+                "/api/lobby",
+                "/healthz",
+                "/metrics",
+                *(f"/api/rooms/{c}{end}" for c in codes for end in ("", "/record")),
+            ]
+            async with httpx.AsyncClient(base_url=server.base) as http:
+                for path in paths:
+                    answer = await http.get(path)
+                    secrets_watch.look(f"{answer.headers}\n{answer.text}", path)
+                    if path.endswith("/record"):
+                        assert answer.status_code == 200, answer.text
             return results
 
         results = asyncio.run(play())
     assert not watch.failures, f"{len(watch.failures)} leaks:\n" + "\n".join(watch.failures[:10])
+    assert not secrets_watch.failures, "\n".join(secrets_watch.failures[:10])
+    assert len(secrets_watch.tokens) == sum(people for _, _, people, _ in TABLES)
+    assert secrets_watch.checked > 1000
     # The check had something to check: whole matches, cards in messages, hidden cards, a resync.
     assert all(events > 10 and last > 10 for events, last in results)
     assert watch.messages > 1000 and watch.cards > 10_000 and watch.hidden_seen > 10_000

@@ -153,13 +153,68 @@ def test_bad_frames_are_typed_errors_that_change_nothing(server: Running) -> Non
         for frame, code, named in cases:
             error = await answer(client, frame)
             assert error["code"] == code, (str(frame)[:100], error)
-            assert named in error["message"] and error["id"] is None
+            # An action's error names its id (when it has one an action may have).
+            given = frame.get("id") if isinstance(frame, dict) else None
+            assert named in error["message"] and error["id"] == (given or None)
             assert client.closed is None
         await alive(client)
         assert room.n == before and await stored_events(server, t.code) == stored
         # A frame just at the limit is read.
         padding = 8192 - len(json.dumps({"type": "ping", "t": ""}))
         await answer(client, json.dumps({"type": "ping", "t": "x" * padding}), ("pong",))
+        await t.close()
+
+    run(go())
+
+
+def test_every_error_that_answers_an_action_carries_its_id(server: Running) -> None:
+    async def go() -> None:
+        t = await table(server)
+        room = server.manager.rooms[t.code]
+        mover, other = t.mover(), t.other()
+        n = room.n
+        assert mover.view is not None
+        card = mover.view["game"]["hand"][0]
+        padded = {**action(n, "draw stock", "big"), "action": "draw stock" + " " * 9000}
+        cases: list[tuple[Client, str | bytes | dict[str, Any], str, str]] = [
+            (mover, action(n, "x" * 201, "long"), "long", "bad_message"),
+            (mover, {**action(n, "draw stock", "typed"), "state": "x"}, "typed", "bad_message"),
+            (mover, {**action(n, "draw stock", "extra"), "extra": 1}, "extra", "bad_message"),
+            (mover, json.dumps(padded), "big", "too_large"),
+            (mover, json.dumps(action(n, "draw stock", "binary")).encode(), "binary", "bad_message"),
+            (mover, action(n, "fly away", "words"), "words", "bad_action"),
+            (mover, action(n, f"discard {card}", "illegal"), "illegal", "illegal_action"),
+            (mover, action(n - 1, "draw stock", "stale"), "stale", "stale_state"),
+            (other, action(n, "draw stock", "turn"), "turn", "not_your_turn"),
+        ]
+        for client, frame, given, code in cases:
+            error = await answer(client, frame)
+            assert (error["code"], error["id"]) == (code, given), (str(frame)[:80], error)
+        assert (await answer(mover, action(n, "draw stock", "twice"), ("ack",)))["id"] == "twice"
+        error = await answer(mover, action(n + 1, "draw stock", "twice"))
+        assert (error["code"], error["id"]) == ("duplicate", "twice")
+        # Before hello, as a spectator, in a room that waits: still the action's id.
+        async with websockets.connect(server.ws, open_timeout=10) as lone:
+            await lone.send(json.dumps(action(0, "draw stock", "early")))
+            error = json.loads(await asyncio.wait_for(lone.recv(), 10))
+        assert (error["code"], error["id"]) == ("not_joined", "early")
+        watcher = Client(server.ws)
+        await watcher.connect(room=t.code)
+        error = await answer(watcher, action(n + 1, "draw stock", "watching"))
+        assert (error["code"], error["id"]) == ("not_seated", "watching")
+        waiting = await table(server, start=False)
+        error = await answer(waiting.clients[0], action(0, "draw stock", "early2"))
+        assert (error["code"], error["id"]) == ("wrong_status", "early2")
+        # Too fast (pings spend the connection's allowance): the refused actions each name theirs.
+        for k in range(50):
+            await other.send({"type": "ping", "t": k})
+        for k in range(3):
+            await other.send(action(n + 1, "draw stock", f"fast{k}"))
+        await other.wait(lambda m: m.get("id") == "fast2")
+        limited = [m for m in other.messages if m.get("code") == "rate_limited"]
+        assert [m["id"] for m in limited if m["id"] is not None] == ["fast0", "fast1", "fast2"]
+        await watcher.close()
+        await waiting.close()
         await t.close()
 
     run(go())
@@ -451,6 +506,7 @@ def test_the_lobby_lists_public_rooms_and_updates_live(server: Running) -> None:
             "status": "waiting",
             "names": ["Bea"],
             "turn_seconds": None,
+            "rated": False,
         }
         await join_room(server.base, shown["code"], "Cai")
         await lobby.wait(lobby_says(lambda e: e["taken"] == 2 and e["names"] == ["Bea", "Cai"]))
@@ -498,10 +554,30 @@ def test_watchers_are_counted_for_everyone(server: Running) -> None:
 
 
 def test_origins(server: Running) -> None:
+    host = server.base.removeprefix("http://")  # 127.0.0.1:PORT
+    # Foreign origins, among them those a substring or prefix check of the server's own or --origin's would let in.
+    foreign = [
+        "http://evil.example",
+        "null",
+        f"{server.base}.evil.example",
+        f"http://{host}.evil.example",
+        f"http://{host.split(':')[0]}.evil.example",
+        f"http://x{host}",
+        f"http://evil.example/{host}",
+        f"http://evil.example/?{host}",
+        f"http://{host}@evil.example",
+        f"{server.base}/",
+        f"{FRIEND}.evil.example",
+        f"http://x{FRIEND.removeprefix('http://')}",
+        f"http://evil.example/{FRIEND}",
+        FRIEND.removesuffix(".example"),
+    ]
+
     async def go() -> None:
-        with pytest.raises(websockets.InvalidStatus) as refused:
-            await websockets.connect(server.ws, origin=websockets.Origin("http://evil.example"), open_timeout=10)
-        assert refused.value.response.status_code == 403
+        for stranger in foreign:
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                await websockets.connect(server.ws, origin=websockets.Origin(stranger), open_timeout=10)
+            assert refused.value.response.status_code == 403, stranger
         for origin in (server.base, FRIEND, None):
             socket = await websockets.connect(
                 server.ws, origin=websockets.Origin(origin) if origin else None, open_timeout=10

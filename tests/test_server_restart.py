@@ -276,13 +276,27 @@ def public(event: View) -> tuple[Any, ...]:
     return event["n"], event["kind"], event["seat"], event.get("action")
 
 
+async def replayed(tables: list[Table], server: Process) -> dict[str, list[View]]:
+    """What a ``hello`` with ``last_event: 0`` gets again in each room (seat 1's token, on a connection of its own)."""
+    found = {}
+    for table in tables:
+        client = Client(server.ws)
+        welcome = await client.connect(room=table.code, token=table.tokens[1], last_event=0)
+        assert welcome["type"] == "welcome", welcome
+        view = await client.wait(lambda m: m["type"] == "view", 0, WAIT)
+        events = [m for m in client.messages if m["type"] == "event"]
+        if view["state"] <= 256:  # the server keeps the last 256 events: here, every one since the room was made
+            assert [e["n"] for e in events] == list(range(1, view["state"] + 1)), table.name
+        found[table.name] = events
+        await client.close()
+    return found
+
+
 async def reconnect(tables: list[Table], server: Process) -> None:
     """New clients for every seat, with their tokens; each gets its view back.
 
     Seat 0 says it has seen a few events less than it had: the rebuilt room sends it the ones it
-    missed, the same as were sent before the restart. A rebuilt room keeps the events of its current
-    match only (from its start or rematch on; a client that saw less gets the whole view alone), so
-    the events asked for again are of that match.
+    missed, the same as were sent before the restart (the latest 256 events, across matches).
     """
     for table in tables:
         for seat, old in list(table.clients.items()):
@@ -290,7 +304,7 @@ async def reconnect(tables: list[Table], server: Process) -> None:
             starts = [e["n"] for e in old.messages if e["type"] == "event" and e["kind"] in ("start", "rematch")]
             last = old.last_event
             if seat == 0 and starts:
-                last = max(starts[-1] - 1, old.last_event - 3)
+                last = max(starts[-1] - 2, old.last_event - 3, min(seen) - 1)
             client = Client(server.ws)
             welcome = await client.connect(room=table.code, token=table.tokens[seat], last_event=last)
             assert welcome["type"] == "welcome" and welcome["seat"] == seat, (table.name, welcome)
@@ -374,7 +388,7 @@ def test_sigkill_mid_match_rebuilds_every_room(db: str, tmp_path: Path) -> None:
 
     with serving(db, tmp_path, port, 1) as first:
 
-        async def before() -> list[Table]:
+        async def before() -> tuple[list[Table], dict[str, list[View]]]:
             tables = await open_tables(first, KINDS)
             await reach(tables, 11)
             for table in tables:
@@ -385,9 +399,12 @@ def test_sigkill_mid_match_rebuilds_every_room(db: str, tmp_path: Path) -> None:
                         assert STOPS[table.name](table.clients[view["game"]["to_move"]].view or {}), table.name
                         assert view["game"]["to_move"] in (0, 1)
             # The clients' sockets die with the process: nothing is closed politely.
-            return tables
+            return tables, await replayed(tables, first)
 
-        tables = asyncio.run(before())
+        tables, replays = asyncio.run(before())
+        # Events of more than one match are asked for again (a join, the first match, its rematch).
+        kinds = {e["kind"] for e in replays["rematch"]}
+        assert {"join", "start", "rematch", "action"} <= kinds, kinds
         helpers = children(first.popen.pid)
         assert helpers, "the bots have played, in no worker process"
         first.popen.send_signal(signal.SIGKILL)
@@ -401,6 +418,8 @@ def test_sigkill_mid_match_rebuilds_every_room(db: str, tmp_path: Path) -> None:
     with serving(db, tmp_path, port, 2) as second:
 
         async def after() -> None:
+            # The same hello gets the same events after the restart as before it.
+            assert await replayed(tables, second) == replays
             await reconnect(tables, second)
             for table in tables:
                 same_position(table)

@@ -14,6 +14,7 @@ from chinchon.bots import make_bot
 from chinchon.match import Match
 from chinchon.record import replay
 from chinchon.rules import Rules
+from chinchon.server import store as store_module
 from chinchon.server.bots import BotPool
 from chinchon.server.client import Client, create_room
 from chinchon.server.hub import Hub
@@ -95,8 +96,9 @@ def test_rooms_events_matches_and_chat_round_trip(db: str) -> None:
             assert [s.name for s in loaded.seat_rows] == ["Ana", "Bea", None]
             assert [s.kind for s in loaded.seat_rows] == ["person", "person", "bot"]
             assert loaded.seat_rows[1].token_hash == "b" * 64 and loaded.seat_rows[1].lang == "pl"
-            # The events of the current match only (the join was in match 0, before the start).
-            assert loaded.events == [start, *actions]
+            # The events of the current match, and the latest before it (the join, in match 0): those a client that
+            # comes back may ask for again, with the seeds of their matches.
+            assert loaded.events == [join, start, *actions] and loaded.seeds == {1: "12345"}
 
             await store.set_status("HJKMNPQ", "closed")
             assert [r.code for r in await store.open_rooms()] == ["ABCDEFG"]
@@ -117,7 +119,16 @@ def test_rooms_events_matches_and_chat_round_trip(db: str) -> None:
             assert await store.record("ABCDEFG") == {"second": True}
             assert await store.record("ABCDEFG", 1) == {"kept": "ñandú", "scores": [1, 2]}
             again = await store.load_room("ABCDEFG")
-            assert again is not None and [e.n for e in again.events] == [8]
+            assert again is not None and [e.n for e in again.events] == [1, 2, 3, 4, 5, 6, 7, 8]
+            assert again.seeds == {1: "12345", 2: "99"}
+            # Past the latest RECENT_EVENTS, an earlier match is not loaded: only what the window reaches, whole.
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(store_module, "RECENT_EVENTS", 3)
+                window = await store.load_room("ABCDEFG")
+                assert window is not None and [e.n for e in window.events] == [2, 3, 4, 5, 6, 7, 8]
+                patch.setattr(store_module, "RECENT_EVENTS", 1)
+                window = await store.load_room("ABCDEFG")
+                assert window is not None and [e.n for e in window.events] == [8] and window.seeds == {2: "99"}
 
             await store.add_chat("ABCDEFG", "Ana", 0, "hola 👋", 5.0)
             await store.add_chat("", "Lobby", None, "hi", 6.0)

@@ -11,7 +11,11 @@ errors.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -457,11 +461,79 @@ def test_resume_restores_the_exact_match() -> None:
     run(again, check)
 
 
+# Deal 1 (Ana first): Ana takes Q♣ and throws it back, the bot throws a king, Ana draws 6♥ and closes
+# with 3♥ loose; the bot lays off 7♥ on her run.
+LAID_ON_ANA = stack_deck(
+    FOURNIER,
+    [cards("3♥ 4♥ 5♥ 7♣ 7♦ 7♠ A♣"), cards("2♣ 2♠ 4♣ 4♠ K♦ K♠ 7♥")],
+    discard=Card.parse("Q♣"),
+    stock=cards("5♦ 6♥"),
+)
+
+
+def test_the_results_tell_the_player_in_the_second_person() -> None:
+    """A bot's lay-off on the player's melds is on "your melds", not on the melds of the player's name."""
+    session = session_for("fournier", [LAID_ON_ANA, DEAL_2], scores=[50, 60])
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, "d")
+        await press(pilot, key_of(app.table.shown.index(Card.parse("Q♣"))), "enter", "s", "c")
+        closes = [a for a in session.observation().legal_actions if isinstance(a, Close)]
+        loose_three = next(
+            i for i, a in enumerate(closes) if Card.parse("3♥") not in [c for m in a.melds or () for c in m]
+        )
+        await press(pilot, key_of(loose_three))
+        assert isinstance(app.screen, InfoScreen)
+        text = " ".join(screen_text(app).split())
+        assert "Bot 1 laid off 7♥ on your melds." in text
+        assert "melds of Ana" not in text
+
+    run(app, script)
+
+
+def test_replay_of_the_players_own_save_says_you(tmp_path: Path) -> None:
+    """The name chinchon play gives the player ("You", in any language) is told as "you", with a file or not."""
+    settings = Settings(preset="fournier", bots=("simple",), seed=11, speed=0)
+    store = Store()
+    session = Session.start(settings, ["You", "Bot 1"], Rules(), store, scores=[50, 60], first=0, decks=[LAID_ON_ANA])
+    for key in ("d", "Q♣", "s", "close"):
+        actions = session.observation().legal_actions
+        if key == "d":
+            session.play(Draw("discard"), 0)
+        elif key == "Q♣":
+            session.play(next(a for a in actions if str(a) == "discard Q♣"), 0)
+            while session.bot_to_move() is not None:
+                seat = session.bot_to_move()
+                assert seat is not None
+                session.play(session.choose(seat, session.match.observation(seat)), seat)
+        elif key == "s":
+            session.play(Draw("stock"), 0)
+        else:
+            close = next(a for a in actions if isinstance(a, Close) and len((a.melds or ((),))[0]) == 3)
+            session.play(close, 0)
+    session.match.resolve_showdown()
+    session.save()
+    copy = tmp_path / "kept.json"
+    copy.write_bytes(store.record_path.read_bytes())
+    for args in (["replay"], ["replay", str(store.record_path)], ["replay", str(copy)]):
+        result = CliRunner().invoke(cli, [*args, "--lang", "en"])
+        assert result.exit_code == 0, result.output
+        assert "Deal 1: you play first" in result.output and "You were dealt" in result.output
+        assert "You plays" not in result.output and "You was" not in result.output
+        assert "laid off 7♥ on your meld [4♥ 5♥ 6♥]" in result.output
+    # Saved in Spanish, read in English: still the player.
+    spanish = Session.start(settings, ["Tú", "Bot 1"], Rules(), None, first=0, decks=[LAID_ON_ANA])
+    (tmp_path / "tu.json").write_text(json.dumps(spanish.match.record()), "utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(tmp_path / "tu.json"), "--lang", "en"])
+    assert "Deal 1: you play first" in result.output and "Tú plays" not in result.output
+
+
 def test_replay_reads_the_saved_match() -> None:
     session = session_for("fournier", [DEAL_1, DEAL_2], scores=[95, 60])
     result = CliRunner().invoke(cli, ["replay", str(session.store.record_path if session.store else "")])
     assert result.exit_code == 0, result.output
-    assert "Deal 1: Ana plays first" in result.output
+    assert "Deal 1: you play first" in result.output  # the saved match, given as a file: still the player's
 
 
 def test_play_without_options(launched: list[ChinchonApp]) -> None:
@@ -495,6 +567,32 @@ def test_play_resume_continues_the_saved_match(launched: list[ChinchonApp]) -> N
     resumed = launched[0].session
     assert resumed.match.record() == session.match.record()
     assert launched[0].speed == 0
+
+
+def test_play_without_a_terminal_says_so_and_exits_2(tmp_path: Path) -> None:
+    """Input from /dev/null and output to a file (a script, a cron job): one line and status 2, not a spinning game."""
+    saved = session_for("fournier", [DEAL_1, DEAL_2])
+    store = saved.store
+    assert store is not None
+    before = store.record_path.read_bytes(), store.settings_path.read_bytes()
+    env = {**os.environ, DATA_DIR_VARIABLE: str(store.directory), "LANGUAGE": "en"}
+    for args in (["play"], ["play", "--resume"]):
+        with (tmp_path / "out.txt").open("w") as out:
+            result = subprocess.run(
+                [sys.executable, "-m", "chinchon", *args],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                timeout=60,
+            )
+        assert result.returncode == EXIT_BAD_INPUT, result.stderr
+        needs = "chinchon play needs a terminal: its standard input and output must both be one"
+        assert result.stderr == f"error: {needs}\n"
+        assert (tmp_path / "out.txt").read_text() == ""
+    # The saved match is as it was: nothing was played, nothing replaced.
+    assert (store.record_path.read_bytes(), store.settings_path.read_bytes()) == before
 
 
 def test_resume_without_a_saved_match_is_an_error() -> None:
@@ -1118,3 +1216,119 @@ def test_a_large_terminal_gets_larger_cards_and_more_log() -> None:
     small, large = seen[SIZE], seen[(120, 40)]
     assert large[0] > small[0] and large[1] > small[1]
     assert large[2] >= small[2] + 10
+
+
+# -- nothing cut at 80 columns ------------------------------------------------------------------------
+
+
+def _rows(app: ChinchonApp) -> list[str]:
+    return screen_text(app).split("\n")
+
+
+def _region_text(app: ChinchonApp, region: Any) -> str:
+    """The text on the screen inside a region, its rows joined by spaces and its spaces normalised."""
+    rows = _rows(app)[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right].split()) for row in rows).strip()
+
+
+@pytest.mark.parametrize("lang", ["pl", "es", "fr", "pt", "ar"])
+def test_the_prompt_keeps_its_keys_and_card_at_80_columns(lang: str) -> None:
+    """The Polish prompt lost its (d) and its card ("…albo weź R♣ ze stosu kart"): it now takes two lines."""
+    from chinchon.tui.render import card_letters, visual
+
+    set_language(lang)
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def script(pilot: Pilot[Any]) -> None:
+        from chinchon.i18n import _
+
+        prompt = app.table.query_one("#prompt")
+        text = _region_text(app, prompt.region)
+        wanted = _("Your turn: draw from the stock (s) or take {card} from the discard pile (d).").format(card="Q♣")
+        if lang == "ar":
+            assert "(s)" in text and "(d)" in text and "Q♣" in text, text
+            assert len(text) == len(visual(wanted)), text
+        else:
+            assert text == card_letters(wanted), text
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("lang", ["es", "ar", "pl"])
+@pytest.mark.parametrize("size", [SIZE, (120, 40)])
+def test_the_piles_show_their_whole_names(lang: str, size: tuple[int, int]) -> None:
+    """ "Pila de descartes" was cut to "Pila de desca…", even at 120 columns."""
+    from chinchon.i18n import _
+    from chinchon.tui.render import visual
+
+    set_language(lang)
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            for pile, name in (("#stock", _("Stock")), ("#discard", _("Discard pile"))):
+                text = _region_text(app, app.table.query_one(pile).content_region)
+                assert "…" not in text, text
+                for word in name.split():
+                    assert visual(word) in text, (word, text)
+
+    asyncio.run(main())
+
+
+def test_a_long_log_line_wraps_instead_of_being_cut() -> None:
+    """The --resume note ("…its own r…") is read whole in the log at 80 columns."""
+    from chinchon.tui.app import LogView
+
+    session = session_for("fournier", [DEAL_1, DEAL_2])
+    note = "The saved match goes on with its own rules (clasico, limit=50), not those of the command line."
+    session.log.append(note)
+    app = ChinchonApp(session)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        text = _region_text(app, app.table.query_one(LogView).content_region)
+        assert "…" not in text and text.endswith(note), text
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("keys", [["question_mark"], ["h"], ["s", "c"]], ids=["help", "history", "close"])
+def test_boxes_at_80x24_draw_one_right_border_and_the_scrollbar_against_it(keys: list[str]) -> None:
+    """A box two columns narrower than the screen showed the log's border beside its own; the help's
+    scrollbar stood one column inside the border, in the text."""
+    app = ChinchonApp(session_for("fournier", [DEAL_1, DEAL_2]))
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await press(pilot, *keys)
+        assert app.screen is not app.table
+        rows = _rows(app)
+        box = app.screen.query_one("#box").region
+        for row in rows[box.y : box.bottom]:
+            edge = row[box.right - 2 : box.right + 2]
+            assert not any(a in "│╮╯┤" and b in "│╮╯┤" for a, b in itertools.pairwise(edge)), rows
+        thumbs = [row for row in rows if any(char in row for char in "▁▂▃▄▅▆▇█")]
+        for row in thumbs:
+            last = max(i for i, char in enumerate(row) if char in "▁▂▃▄▅▆▇█")
+            assert row[last + 1] == "│", rows
+
+    run(app, script)
+
+
+def test_help_in_arabic_wraps_its_paragraphs_to_the_box() -> None:
+    """Right-to-left paragraphs are wrapped at the width they are shown in, not at 72 columns."""
+    import textwrap
+
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from chinchon.tui.render import visual
+    from chinchon.tui.screens import paragraph
+
+    set_language("ar")
+    text = rules_paragraphs(Rules())[0]
+    for width in (40, 60, 90):
+        console = Console(width=width, record=True, color_system=None)
+        console.print(paragraph(text))
+        lines = [line.rstrip() for line in console.export_text().splitlines()]
+        assert [line.strip() for line in lines] == [visual(part) for part in textwrap.wrap(text, width)]
+        assert all(cell_len(line) <= width for line in lines)

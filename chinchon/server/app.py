@@ -16,17 +16,21 @@ from typing import Any
 from babel.messages.extract import extract
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import ValidationError
+from starlette.requests import ClientDisconnect
 
 from chinchon.errors import N_
-from chinchon.i18n import LANGUAGES, is_rtl, translation
+from chinchon.i18n import is_rtl, translation
 from chinchon.rules import Rules, RulesError
+from chinchon.server.accounts import SESSION_COOKIE, Accounts
 from chinchon.server.bots import BotPool
+from chinchon.server.connections import WS_FRAME_MAX
 from chinchon.server.help import rules_help
 from chinchon.server.hub import Connection, Hub, TokenBucket
 from chinchon.server.metrics import Metrics
+from chinchon.server.player_routes import add_player_routes
+from chinchon.server.players import Players
 from chinchon.server.protocol import (
     ActionMessage,
     Chat,
@@ -42,7 +46,8 @@ from chinchon.server.protocol import (
 )
 from chinchon.server.rooms import Manager, Refused, Room, ServerSettings, check_name, error_message, normal_code
 from chinchon.server.store import Store
-from chinchon.server.views import translated
+from chinchon.server.web import VersionedStatic, error_response, harden, static_version
+from chinchon.server.web import accepted_language as _language
 
 __all__ = ["create_app"]
 
@@ -50,15 +55,6 @@ log = logging.getLogger("chinchon.server")
 
 STRIKES = 20
 """Bad frames in a row after which a connection is closed (1008)."""
-
-
-def _language(value: str | None) -> str:
-    """One of the catalogs' languages from a language tag or an Accept-Language header; English otherwise."""
-    for part in (value or "").split(","):
-        code = part.split(";")[0].strip().replace("_", "-").lower().split("-")[0]
-        if code in LANGUAGES:
-            return code
-    return "en"
 
 
 class _Limits:
@@ -85,6 +81,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     pool = BotPool(settings.bot_workers, settings.bot_pool)
     manager = Manager(settings, store, hub, pool, metrics)
     limits = _Limits(settings)
+    players = Players(store.engine)
+    accounts = Accounts(players, settings.origins, settings.https)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -100,10 +98,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await store.close()
             log.info("server stopped")
 
-    app = FastAPI(title="chinchon", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    # No /api/docs: Swagger's page would load scripts from a CDN into the table's origin (see web.py).
+    app = FastAPI(title="chinchon", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    harden(app, settings)
     app.state.manager = manager
+    app.state.settings = settings
     app.state.hub = hub
     app.state.metrics = metrics
+    app.state.accounts = accounts
 
     def refused(exc: Refused, request: Request, status: int = 400) -> JSONResponse:
         lang = _language(request.headers.get("accept-language"))
@@ -114,7 +116,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return request.client.host if request.client else "?"
 
     async def body(request: Request, model: type[Any]) -> Any:
-        raw = await request.body()
+        try:
+            raw = await request.body()
+        except ClientDisconnect:  # a request closed halfway (by its client, or after the request timeout)
+            raise Refused("bad_request", N_("bad request: {problem}"), problem="the body did not arrive") from None
         if len(raw) > settings.max_frame:
             raise Refused("too_large", N_("the request is larger than {most} bytes"), most=settings.max_frame)
         try:
@@ -128,9 +133,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             if not limits.allow("create", address(request)):
                 raise Refused("rate_limited", N_("too many rooms created; wait a minute"))
             payload = await body(request, CreateRoom)
-            room, token = await manager.create(payload)
+            session = await accounts.changing(request)
+            room, token = await manager.create(payload, session[0].account if session else None)
         except Refused as exc:
-            return refused(exc, request, 429 if exc.code == "rate_limited" else 400)
+            return refused(
+                exc, request, {"rate_limited": 429, "forbidden": 403, "login_needed": 401}.get(exc.code, 400)
+            )
         return JSONResponse({"code": room.code, "seat": 0, "token": token}, status_code=201)
 
     @app.post("/api/rooms/{code}/join", status_code=201)
@@ -139,13 +147,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             if not limits.allow("lookup", address(request)):
                 raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
             payload = await body(request, JoinRoom)
-            name = check_name(payload.name)
+            session = await accounts.changing(request)
+            account = session[0].account if session else None
+            name = check_name(payload.name) if account is None else account.name
             room = await manager.get(code)
             if room is None:
                 raise Refused("no_room", N_("there is no open room {code}"), code=normal_code(code)[:16])
-            seat, token = await room.join(name, _language(request.headers.get("accept-language")))
+            seat, token = await room.join(name, _language(request.headers.get("accept-language")), account)
         except Refused as exc:
-            status = {"rate_limited": 429, "no_room": 404}.get(exc.code, 409 if exc.code != "bad_name" else 400)
+            status = {"rate_limited": 429, "no_room": 404, "forbidden": 403, "login_needed": 401}.get(
+                exc.code, 409 if exc.code != "bad_name" else 400
+            )
             return refused(exc, request, status)
         return JSONResponse({"code": room.code, "seat": seat, "token": token}, status_code=201)
 
@@ -189,13 +201,20 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def websocket(socket: WebSocket) -> None:
         origin = socket.headers.get("origin")
         if origin is not None and not _origin_allowed(origin, socket, settings):
-            await socket.close(code=1008)
+            refused = Refused("bad_origin", N_("a page of another site may not open this server's WebSocket"))
+            metrics.errors.labels(refused.code).inc()
+            try:
+                await socket.send_denial_response(error_response(refused, 403, socket.headers.get("accept-language")))
+            except RuntimeError:  # a server without ASGI's denial responses answers 403 by itself
+                await socket.close(code=1008)
             return
         await socket.accept()
         connection = Connection(socket, socket.client.host if socket.client else "?")
+        connection.session = socket.cookies.get(SESSION_COOKIE)
         hub.start(connection)
         metrics.connections.inc()
         room: Room | None = None
+        hello_timer = asyncio.get_running_loop().call_later(settings.hello_timeout, _no_hello, connection)
         try:
             while not connection.closed:
                 frame = await socket.receive()
@@ -203,12 +222,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     break
                 text = frame.get("text")
                 if text is None:
-                    strike(
-                        connection,
-                        error_message(
-                            Refused("bad_message", N_("bad message: send JSON in text frames")), connection.lang
-                        ),
-                    )
+                    refused = Refused("bad_message", N_("bad message: send JSON in text frames"))
+                    strike(connection, error_message(refused, connection.lang, _given_id(frame.get("bytes"))))
                     continue
                 room = await _handle(text, connection, room)
         except WebSocketDisconnect:
@@ -216,6 +231,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except Exception:
             log.exception("connection failed")
         finally:
+            hello_timer.cancel()
             metrics.connections.dec()
             hub.forget(connection)
             if room is not None:
@@ -225,6 +241,18 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             if connection.writer is not None:
                 # What is queued (a last error, the close code) goes out before the endpoint returns.
                 await asyncio.wait([connection.writer], timeout=5)
+
+    def _no_hello(connection: Connection) -> None:
+        """A connection that has not said a good ``hello`` in time is closed (1008)."""
+        if connection.role is None and not connection.closed:
+            late = Refused(
+                "not_joined",
+                N_("no hello within {seconds} seconds: the connection is closed"),
+                seconds=f"{settings.hello_timeout:g}",
+            )
+            metrics.errors.labels(late.code).inc()
+            hub.send(connection, error_message(late, connection.lang))
+            hub.close(connection, 1008)
 
     def strike(connection: Connection, error: dict[str, Any]) -> None:
         metrics.errors.labels(error["code"]).inc()
@@ -236,12 +264,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def _handle(text: str, connection: Connection, room: Room | None) -> Room | None:
         lang = connection.lang
         if len(text.encode("utf-8", "surrogatepass")) > settings.max_frame:
-            strike(
-                connection,
-                error_message(
-                    Refused("too_large", N_("the message is larger than {most} bytes"), most=settings.max_frame), lang
-                ),
-            )
+            too_large = Refused("too_large", N_("the message is larger than {most} bytes"), most=settings.max_frame)
+            strike(connection, error_message(too_large, lang, _given_id(text)))
             return room
         error: Refused | None = None
         try:
@@ -251,19 +275,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except (ValueError, RecursionError):
             data = None
             error = Refused("bad_json", N_("the message is not JSON"))
-        given_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+        given_id = _id_of(data)
         if not connection.limiter.take():
             error = Refused("rate_limited", N_("too many messages; slow down"))
         if error is not None:
-            strike(connection, error_message(error, lang, given_id[:64] if given_id else None))
+            strike(connection, error_message(error, lang, given_id))
             return room
         try:
             message = client_adapter.validate_python(data)
         except ValidationError as exc:
-            strike(
-                connection,
-                error_message(Refused("bad_message", N_("bad message: {problem}"), problem=_problem(exc)), lang),
-            )
+            refused = Refused("bad_message", N_("bad message: {problem}"), problem=_problem(exc))
+            strike(connection, error_message(refused, lang, given_id))
             return room
         client_id = message.id if isinstance(message, ActionMessage) else None
         started = time.perf_counter()
@@ -345,9 +367,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         spectating = message.token is None
         if spectating and not limits.allow("lookup", connection.address):
             raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+        # A logged-in player's hello without a token takes the seat the account holds in the room.
+        account = None
+        if message.token is None and connection.session is not None:
+            session = await accounts.session_of(connection.session)
+            account = session.account.id if session is not None else None
         # A room closing while this hello waited for its lock is looked up again (a token reopens it).
         for _attempt in range(3):
-            new_room = await manager.get(message.room, message.token)
+            new_room = await manager.get(message.room, message.token, account)
             if new_room is None:
                 if not spectating and not limits.allow("lookup", connection.address):
                     raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
@@ -362,6 +389,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                         if not limits.allow("lookup", connection.address):
                             raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
                         raise Refused("bad_token", N_("this token holds no seat in room {code}"), code=new_room.code)
+                elif account is not None:
+                    seat = new_room.seat_of_account(account)
                 _leave(connection, room)
                 connection.seat, connection.role = seat, "seat" if seat is not None else "spectator"
                 hub.join(connection, new_room.code)
@@ -380,6 +409,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 return new_room
         raise Refused("server_busy", N_("the server could not save this; try again"))
 
+    add_player_routes(app, manager, accounts, players, refused, body, _language)
     _static_routes(app)
     return app
 
@@ -409,6 +439,8 @@ def _index_page(lang: str) -> str:
     page = (STATIC_DIR / "index.html").read_text("utf-8")
     needs = html.escape(translation(lang).gettext(N_("This game needs JavaScript.")))
     page = page.replace('<html lang="en" dir="ltr">', f'<html lang="{lang}" dir="{"rtl" if is_rtl(lang) else "ltr"}">')
+    # The client's files by their version's URL, cached for good: a new version is a new URL (web.VersionedStatic).
+    page = page.replace('"/static/', f'"/static/v-{static_version(STATIC_DIR)}/')
     return page.replace("<noscript>This game needs JavaScript.</noscript>", f"<noscript>{needs}</noscript>")
 
 
@@ -440,11 +472,36 @@ def _static_routes(app: FastAPI) -> None:
         try:
             rules = Rules.from_text(preset, request.query_params.getlist("option"))
         except RulesError as exc:
-            message = translated(code, exc.template, **exc.params)
-            return JSONResponse({"error": {"code": "bad_rules", "message": message}}, status_code=400)
+            return error_response(Refused("bad_rules", exc.template, **exc.params), 400, code)
         return rules_help(rules, preset, code)
 
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", VersionedStatic(STATIC_DIR), name="static")
+
+
+ID_MAX = 64
+"""The longest ``id`` of an action (``ActionMessage.id``)."""
+
+
+def _id_of(data: object) -> str | None:
+    """The ``id`` a client message carries, when it is one an action may have (1 to 64 characters of text)."""
+    value = data.get("id") if isinstance(data, dict) else None
+    if not isinstance(value, str) or not 1 <= len(value) <= ID_MAX:
+        return None
+    try:
+        value.encode("utf-8")  # a lone surrogate could not be sent back
+    except UnicodeEncodeError:
+        return None
+    return value
+
+
+def _given_id(raw: str | bytes | None) -> str | None:
+    """The ``id`` of a frame refused before it was read (too large, or binary), so that its error names it."""
+    if raw is None or len(raw) > WS_FRAME_MAX:  # (a frame over the protocol's limit is still read)
+        return None
+    try:
+        return _id_of(json.loads(raw))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _problem(exc: ValidationError) -> str:
@@ -456,7 +513,8 @@ def _problem(exc: ValidationError) -> str:
 
 def _origin_allowed(origin: str, socket: WebSocket, settings: ServerSettings) -> bool:
     """Whether a browser's Origin is the server's own or one of the configured origins."""
-    if origin in settings.origins or "*" in settings.origins:
+    allowed = {o.rstrip("/").lower() for o in settings.origins}
+    if origin in allowed or "*" in allowed:
         return True
     host = socket.headers.get("host", "")
     return origin in (f"http://{host}", f"https://{host}")

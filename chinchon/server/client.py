@@ -99,8 +99,14 @@ async def join_room(base: str, code: str, name: str) -> dict[str, Any]:
 class Client:
     """One WebSocket client: it keeps every message received and the latest view."""
 
-    def __init__(self, url: str, on_message: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.url = url
+        self.headers = headers or {}
         self.messages: list[dict[str, Any]] = []
         self.view: dict[str, Any] | None = None
         self.last_event = 0
@@ -112,7 +118,9 @@ class Client:
 
     async def connect(self, **hello: Any) -> dict[str, Any]:
         """Open the socket and say hello; the welcome (or the error) that answers."""
-        self._socket = await websockets.connect(self.url, max_size=2**22, open_timeout=10)
+        self._socket = await websockets.connect(
+            self.url, max_size=2**22, open_timeout=10, additional_headers=self.headers or None
+        )
         self.closed = None
         self._reader = asyncio.create_task(self._read())
         start = len(self.messages)

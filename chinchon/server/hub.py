@@ -71,6 +71,8 @@ class Connection:
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
     writer: asyncio.Task[None] | None = None
     close_code: int | None = None
+    session: str | None = None
+    """The id of the session in the WebSocket's cookie (a logged-in player's); never logged."""
 
 
 Observer = Callable[[Connection, dict[str, Any]], None]

@@ -56,6 +56,17 @@ ErrorCode = Literal[
     "chat_refused",
     "not_over",
     "server_busy",
+    "login_needed",
+    "already_seated",
+    "rated_seats",
+    "bad_login",
+    "bad_password",
+    "name_taken",
+    "forbidden",
+    "no_player",
+    "no_game",
+    "bad_origin",
+    "unsupported_media_type",
 ]
 """The codes of typed errors; the message beside a code is in the seat's language."""
 
@@ -84,6 +95,8 @@ class CreateRoom(_Message):
     public: bool = True
     turn_seconds: float | None = Field(default=None, ge=5, le=600)
     lang: str | None = Field(default=None, max_length=8)
+    rated: bool = False
+    """A rated room: only logged-in players take its seats, and their ratings change at each match's end."""
 
 
 class JoinRoom(_Message):
@@ -98,6 +111,180 @@ class RoomCreated(_Message):
     code: str
     seat: int
     token: str
+
+
+# -- players: accounts, ratings, finished matches (HTTP) -------------------------------
+
+
+class SeatClaim(_Message):
+    """A guest seat the browser holds (its room's code and token), to become the account's."""
+
+    code: str = Field(max_length=32)
+    token: str = Field(max_length=128)
+
+
+class Register(_Message):
+    """``POST /api/account/register``: a new account; ``seats`` are the guest seats that become its own."""
+
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=1024)
+    seats: list[SeatClaim] = Field(default_factory=list, max_length=50)
+
+
+class Login(_Message):
+    """``POST /api/account/login``: a new session; ``seats`` are the guest seats that become the account's."""
+
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=1024)
+    seats: list[SeatClaim] = Field(default_factory=list, max_length=50)
+
+
+class PasswordChange(_Message):
+    """``POST /api/account/password``: the password now and the new one (every other session ends)."""
+
+    old: str = Field(max_length=1024)
+    new: str = Field(max_length=1024)
+
+
+class AccountInfo(_Message):
+    """The logged-in player, as the page is told."""
+
+    name: str
+
+
+class AccountAnswer(_Message):
+    """``GET /api/account`` and the answers to register and login: the account, or null for a guest."""
+
+    account: AccountInfo | None
+
+
+class AccountSeat(_Message):
+    """A room where the account holds a seat."""
+
+    code: str
+    seat: int
+    status: str
+
+
+class AccountSeats(_Message):
+    """``GET /api/account/seats``: the account's seats in rooms not closed (or in the one ``?room=`` asked for)."""
+
+    seats: list[AccountSeat]
+
+
+class GamePlayer(_Message):
+    """A seat of a finished match: its name at the table, the account's name (``player``), total and rank."""
+
+    seat: int
+    name: str
+    kind: Literal["person", "bot"]
+    player: str | None
+    score: int
+    rank: int
+    left: bool
+    won: bool
+    rating: float | None = None
+
+
+class GameSummary(_Message):
+    """A finished match as a history lists it; ``pool`` is its rating pool (preset and options)."""
+
+    id: str
+    finished: float
+    preset: str | None
+    options: list[str]
+    rated: bool
+    pool: str
+    players: list[GamePlayer]
+    winner: int | None
+
+
+class Games(_Message):
+    """``GET /api/players/{name}/games``: a player's finished matches, newest first (``?before=`` pages)."""
+
+    games: list[GameSummary]
+
+
+class RatingView(_Message):
+    """A rating in a pool: ``rating`` is OpenSkill's ordinal, ``mu - 3 sigma``."""
+
+    pool: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+class RatingPoint(_Message):
+    """A rating after one rated match."""
+
+    pool: str
+    time: float
+    rating: float
+
+
+class PlayerPage(_Message):
+    """``GET /api/players/{name}``: a player's ratings, their history, and the matches played and won."""
+
+    name: str
+    games: int
+    wins: int
+    ratings: list[RatingView]
+    history: list[RatingPoint]
+
+
+class LeaderboardRow(_Message):
+    """A player's place in a pool."""
+
+    rank: int
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+class Leaderboard(_Message):
+    """``GET /api/leaderboard/{pool}``: the best players of a pool."""
+
+    pool: str
+    players: list[LeaderboardRow]
+
+
+class Pools(_Message):
+    """``GET /api/leaderboard``: the rating pools (a preset, or a preset with options), with their players."""
+
+    pools: list[tuple[str, int]]
+
+
+class ReplayStep(_Message):
+    """A step of a replay: a deal's start, an action, or a deal's end, and the table after it, every hand shown."""
+
+    kind: Literal["deal", "action", "result"]
+    deal: int
+    seat: int | None
+    text: str
+    hands: list[list[str]]
+    stock: int
+    pile: list[str]
+    table: list[dict[str, Any]]
+    face_down: str | None
+    scores: list[int]
+    active: list[int]
+    result: ResultView | None
+
+
+class Replay(_Message):
+    """``GET /api/games/{id}/replay``: a finished match, step by step, described in the asked language."""
+
+    game: GameSummary
+    seats: list[str]
+    rules: dict[str, Any]
+    scores: list[int]
+    winner: int | None
+    steps: list[ReplayStep]
 
 
 # -- client messages (WebSocket) --------------------------------------------------------
@@ -259,6 +446,7 @@ class RoomView(_Message):
     turn_seconds: float | None
     turn_deadline: float | None
     game: GameView | None
+    rated: bool = False
 
 
 class Event(_Message):
@@ -339,6 +527,7 @@ class LobbyRoom(_Message):
     status: Literal["waiting", "playing", "over"]
     names: list[str]
     turn_seconds: float | None = None
+    rated: bool = False
 
 
 class Lobby(_Message):
@@ -371,7 +560,23 @@ def schemas() -> dict[str, dict[str, Any]]:
         "protocol-server.schema.json": server_adapter.json_schema(),
         "protocol-http.schema.json": {
             "$defs": {
-                model.__name__: model.model_json_schema() for model in (CreateRoom, JoinRoom, RoomCreated, LobbyRoom)
+                model.__name__: model.model_json_schema()
+                for model in (
+                    CreateRoom,
+                    JoinRoom,
+                    RoomCreated,
+                    LobbyRoom,
+                    Register,
+                    Login,
+                    PasswordChange,
+                    AccountAnswer,
+                    AccountSeats,
+                    PlayerPage,
+                    Games,
+                    Pools,
+                    Leaderboard,
+                    Replay,
+                )
             }
         },
     }

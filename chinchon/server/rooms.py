@@ -22,7 +22,7 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -36,12 +36,13 @@ from chinchon.match import Match
 from chinchon.rules import Rules, RulesError, parse_option
 from chinchon.server.hub import Connection, Hub, frame
 from chinchon.server.protocol import CHAT_MAX, NAME_MAX, CreateRoom
-from chinchon.server.store import EventRow, RoomRow, SeatRow, Store
+from chinchon.server.store import RECENT_EVENTS, EventRow, RoomRow, SeatRow, Store
 from chinchon.server.views import game_view, public_action, spectator_game_view, translated, translated_error
 
 if TYPE_CHECKING:
     from chinchon.server.bots import BotPool
     from chinchon.server.metrics import Metrics
+    from chinchon.server.players import Account
 
 __all__ = ["CODE_ALPHABET", "Manager", "Refused", "Room", "ServerSettings", "hash_token", "new_code"]
 
@@ -50,8 +51,8 @@ log = logging.getLogger("chinchon.server")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes use letters and digits that cannot be mistaken for one another (no I, L, O, 0, 1)."""
 CODE_LENGTH = 7
-BUFFER = 256
-"""Events kept in memory for clients that reconnect; older ones get the whole view."""
+BUFFER = RECENT_EVENTS
+"""Events kept in memory for clients that reconnect (the same after a restart); older ones get the whole view."""
 
 
 @dataclass
@@ -69,6 +70,10 @@ class ServerSettings:
     lookups_per_minute: float = 30.0
     chat_per_minute: float = 20.0
     heartbeat: float = 5.0
+    request_timeout: float = 10.0
+    hello_timeout: float = 5.0
+    connections_per_address: int = 100
+    https: bool = False
     bot_delay: float = 0.0
     default_rules: Rules = field(default_factory=Rules)
 
@@ -172,10 +177,19 @@ class Seat:
     connections: int = 0
     away_since: float | None = None
     bot_playing: bool = False
+    account: int | None = None
 
     def row(self) -> SeatRow:
         """The seat as stored."""
-        return SeatRow(self.index, self.name, self.kind, self.level, self.token_hash, self.lang)
+        return SeatRow(self.index, self.name, self.kind, self.level, self.token_hash, self.lang, self.account)
+
+
+@dataclass
+class MatchStart:
+    """Who held each seat when the match started: a person or not, and the person's account."""
+
+    people: list[bool] = field(default_factory=list)
+    accounts: list[int | None] = field(default_factory=list)
 
 
 @dataclass
@@ -205,6 +219,8 @@ class Room:
     turn_started: float = field(default_factory=time.monotonic)
     turn_expired: bool = False
     closed: bool = False
+    rated: bool = False
+    match_start: MatchStart = field(default_factory=MatchStart)
 
     # -- what clients see ---------------------------------------------------------------
 
@@ -272,6 +288,7 @@ class Room:
             "turn_seconds": self.turn_seconds,
             "turn_deadline": self.turn_deadline(),
             "game": game,
+            "rated": self.rated,
         }
 
     def lobby_entry(self) -> dict[str, Any]:
@@ -286,6 +303,7 @@ class Room:
             "status": self.status,
             "names": [s.name for s in self.seats if s.kind == "person" and s.name],
             "turn_seconds": self.turn_seconds,
+            "rated": self.rated,
         }
 
     def publish(self, event: dict[str, Any] | None) -> None:
@@ -423,6 +441,8 @@ class Room:
             try:
                 await self.manager.store.finish_match(self.code, self.match_number, self.match.record())
                 await self.manager.store.set_status(self.code, "over")
+                if self.manager.on_match_over is not None:
+                    await self.manager.on_match_over(self)
             except Exception:
                 log.exception("storage failed", extra={"room": self.code, "kind": "finish"})
             self.manager.lobby_changed()
@@ -441,7 +461,17 @@ class Room:
             yield
         except Refused:
             for seat, old in zip(self.seats, saved, strict=True):
-                for name in ("name", "kind", "level", "token_hash", "lang", "away_since", "bot_playing", "connections"):
+                for name in (
+                    "name",
+                    "kind",
+                    "level",
+                    "token_hash",
+                    "lang",
+                    "away_since",
+                    "bot_playing",
+                    "connections",
+                    "account",
+                ):
                     setattr(seat, name, getattr(old, name))
             self.creator = creator
             raise
@@ -467,24 +497,30 @@ class Room:
             await self._start_match(kind)
 
     async def _start_match(self, kind: str) -> None:
+        if self.rated and any(s.kind != "person" or s.account is None for s in self.seats):
+            raise Refused(
+                "rated_seats", N_("a rated match needs every seat taken by a logged-in player (bots are not rated)")
+            )
         changed = []
         for s in self.seats:
             if s.kind == "open":
                 s.kind, s.level, s.name = "bot", self.bot_level, None
                 changed.append(s)
         names = [s.name or f"Bot {s.index + 1}" for s in self.seats]
+        start = MatchStart([s.kind == "person" for s in self.seats], [s.account for s in self.seats])
         seed = str(secrets.randbits(64))
         number = self.match_number + 1
         n = await self.append(
             kind,
             None,
-            json.dumps({"names": names}),
+            json.dumps({"names": names, "people": start.people, "accounts": start.accounts}),
             room_changes={"status": "playing", "match": number, "seed": seed},
             seat_changes=changed,
             new_seed=seed,
             match_number=number,
         )
         self.match = Match(names, self.rules, seed=int(seed))
+        self.match_start = start
         self.match_number, self.seed, self.status = number, seed, "playing"
         self.seen.clear()
         self.turn_started = time.monotonic()
@@ -493,18 +529,25 @@ class Room:
         self.publish(event)
         self.wake.set()
 
-    async def join(self, name: str, lang: str | None) -> tuple[int, str]:
-        """A person takes the first open seat; the seat and its token."""
+    async def join(self, name: str, lang: str | None, account: Account | None = None) -> tuple[int, str]:
+        """A person (an account's, under its name) takes the first open seat; the seat and its token."""
         async with self.lock:
             if self.status != "waiting" or self.closed:
                 raise Refused("wrong_status", N_("the match has already started; you can watch it"))
+            if self.rated and account is None:
+                raise Refused("login_needed", N_("log in to play in a rated room"))
+            if account is not None and self.seat_of_account(account.id) is not None:
+                raise Refused("already_seated", N_("you already have a seat in this room"))
+            if account is not None:
+                name = account.name
             for s in self.seats:
                 if s.kind == "open":
                     token = secrets.token_urlsafe(32)
                     with self._undone_if_refused():
                         s.kind, s.name, s.token_hash, s.lang = "person", name, hash_token(token), lang
+                        s.account = account.id if account is not None else None
                         s.away_since, s.bot_playing = time.monotonic(), False
-                        n = await self.append("join", s.index, None, seat_changes=[s])
+                        n = await self.append("join", s.index, json.dumps({"name": name}), seat_changes=[s])
                     event = self._event(n, "join", s.index, name=name)
                     self.manager.lobby_changed()
                     self.publish(event)
@@ -526,6 +569,7 @@ class Room:
                 else:
                     s.kind, s.level = "bot", self.bot_level
                 s.token_hash, s.bot_playing, s.away_since, s.connections = None, False, None, 0
+                s.account = None
                 changes: dict[str, Any] = {}
                 if seat == self.creator:
                     others = [x.index for x in self.seats if x.kind == "person"]
@@ -578,6 +622,13 @@ class Room:
                 if event["n"] > last:
                     hub.send(connection, event)
         hub.send(connection, self.view(connection.seat))
+
+    def seat_of_account(self, account: int) -> int | None:
+        """The seat a person's account holds in this room."""
+        for s in self.seats:
+            if s.kind == "person" and s.account == account:
+                return s.index
+        return None
 
     def seat_for(self, token: str) -> int | None:
         """The seat whose token this is (compared in constant time with every seat's)."""
@@ -693,6 +744,8 @@ class Manager:
         self._lobby_task: asyncio.Task[None] | None = None
         self._lobby_dirty = False
         self._closing = False
+        self.on_match_over: Callable[[Room], Awaitable[None]] | None = None
+        """Called once a room's match is over and recorded (the players' history and ratings)."""
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -709,9 +762,11 @@ class Manager:
 
     # -- rooms --------------------------------------------------------------------------
 
-    async def create(self, request: CreateRoom) -> tuple[Room, str]:
-        """A new room with its creator in seat 0; the room and the creator's token."""
-        name = check_name(request.name)
+    async def create(self, request: CreateRoom, account: Account | None = None) -> tuple[Room, str]:
+        """A new room with its creator (an account's, under its name) in seat 0; the room and the creator's token."""
+        if request.rated and account is None:
+            raise Refused("login_needed", N_("log in to create a rated room"))
+        name = account.name if account is not None else check_name(request.name)
         level = check_level(request.bot_level)
         if request.rules is None:
             rules = self.settings.default_rules
@@ -727,7 +782,16 @@ class Manager:
             code = new_code()
         token = secrets.token_urlsafe(32)
         seats = [Seat(i, None) for i in range(request.seats)]
-        seats[0] = Seat(0, name, "person", None, hash_token(token), request.lang, away_since=time.monotonic())
+        seats[0] = Seat(
+            0,
+            name,
+            "person",
+            None,
+            hash_token(token),
+            request.lang,
+            away_since=time.monotonic(),
+            account=account.id if account is not None else None,
+        )
         room = Room(
             self,
             code,
@@ -737,6 +801,7 @@ class Manager:
             seats,
             level,
             request.turn_seconds,
+            rated=request.rated,
         )
         await self.store.create_room(
             RoomRow(
@@ -754,6 +819,7 @@ class Manager:
                 seed=None,
                 last_event=0,
                 seat_rows=[s.row() for s in seats],
+                rated=request.rated,
             )
         )
         self._adopt(room)
@@ -767,19 +833,22 @@ class Manager:
             self.metrics.rooms.set(len(self.rooms))
         self.lobby_changed()
 
-    async def get(self, code: str, token: str | None = None) -> Room | None:
-        """An open room by code; with a seat's ``token``, a closed one is rebuilt from the store."""
+    async def get(self, code: str, token: str | None = None, account: int | None = None) -> Room | None:
+        """An open room by code; with a seat's ``token`` (or the account holding a seat), a closed one is rebuilt
+        from the store."""
         code = normal_code(code)
         room = self.rooms.get(code)
-        if room is None and token is not None and not self._closing:
+        if room is None and (token is not None or account is not None) and not self._closing:
             try:
                 row = await self.store.load_room(code)
             except Exception:
                 log.exception("storage failed", extra={"room": code, "kind": "load"})
                 raise Refused("server_busy", N_("the server could not save this; try again")) from None
-            digest = hash_token(token)
+            digest = hash_token(token) if token is not None else None
             if row is not None and not any(
-                s.token_hash is not None and hmac.compare_digest(digest, s.token_hash) for s in row.seat_rows
+                (digest is not None and s.token_hash is not None and hmac.compare_digest(digest, s.token_hash))
+                or (account is not None and s.kind == "person" and s.account == account)
+                for s in row.seat_rows
             ):
                 return None  # only a seat of the room reopens it
             # Another hello may have reopened the room while this one read the store.
@@ -796,7 +865,7 @@ class Manager:
     def rebuild(self, row: RoomRow) -> Room:
         """A room as its stored rules, seats, seed and log make it."""
         rules = shared_rules(Rules.from_dict(row.rules))
-        seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash, s.lang) for s in row.seat_rows]
+        seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash, s.lang, account=s.account) for s in row.seat_rows]
         now = time.monotonic()
         for s in seats:
             if s.kind == "person":
@@ -812,35 +881,54 @@ class Manager:
             row.turn_seconds,
             row.creator,
             row.created,
+            rated=row.rated,
         )
         room.n = row.last_event
         room.match_number = row.match
         room.seed = row.seed
         room.closed = row.status == "closed"
         room.status = "waiting"
+        # Earlier matches' events (the latest events before the current match) are replayed for their public text
+        # only; the current match's rebuild the room.
+        earlier_ok = True
         for entry in row.events:
-            if entry.kind in ("start", "rematch"):
-                names = json.loads(entry.data or "{}").get("names", [])
-                room.match = Match(names, rules, seed=int(row.seed or 0))
+            current = entry.match == row.match
+            if not current and not earlier_ok:
+                continue
+            try:
+                room.buffer.append(self._rebuilt_event(room, row, entry))
+            except (ChinchonError, ValueError, KeyError):
+                if current:
+                    raise
+                earlier_ok = False  # an earlier match that does not replay: its events are not sent again
+                room.buffer.clear()
+            if entry.kind in ("start", "rematch") and current:
                 room.status = "playing"
-                room.buffer.append({"type": "event", "n": entry.n, "kind": entry.kind, "seat": None})
-            elif entry.kind == "action" and room.match is not None and entry.seat is not None:
-                action = parse_action(entry.data or "")
-                room.match.apply(action, seat=entry.seat)
-                room.buffer.append(
-                    {
-                        "type": "event",
-                        "n": entry.n,
-                        "kind": "action",
-                        "seat": entry.seat,
-                        "action": public_action(room.match, entry.seat, action),
-                    }
-                )
-            else:
-                room.buffer.append({"type": "event", "n": entry.n, "kind": entry.kind, "seat": entry.seat})
         if room.match is not None and room.match.over:
             room.status = "over"
         return room
+
+    @staticmethod
+    def _rebuilt_event(room: Room, row: RoomRow, entry: EventRow) -> dict[str, Any]:
+        """An event of the log as it was sent, its action applied to the room's match (a start makes the match)."""
+        event: dict[str, Any] = {"type": "event", "n": entry.n, "kind": entry.kind, "seat": entry.seat}
+        if entry.kind in ("start", "rematch"):
+            data = json.loads(entry.data or "{}")
+            names = data.get("names", [])
+            seed = row.seed if entry.match == row.match else row.seeds[entry.match]
+            room.match = Match(names, room.rules, seed=int(seed or 0))
+            room.match_start = MatchStart(
+                list(data.get("people", [not name.startswith("Bot ") for name in names])),
+                list(data.get("accounts", [None] * len(names))),
+            )
+            event["seat"] = None
+        elif entry.kind == "action" and room.match is not None and entry.seat is not None:
+            action = parse_action(entry.data or "")
+            room.match.apply(action, seat=entry.seat)
+            event["action"] = public_action(room.match, entry.seat, action)
+        elif entry.kind == "join" and entry.data:
+            event["name"] = json.loads(entry.data)["name"]
+        return event
 
     async def restore(self) -> int:
         """Rebuild every room that was open when the server stopped; how many."""
@@ -858,12 +946,15 @@ class Manager:
 
     async def _keep_record(self, room: Room, row: RoomRow) -> None:
         """Store the record of a rebuilt room's finished match if it was lost (a stop right after its end)."""
-        if room.match is None or not room.match.over or row.status == "over":
+        if room.match is None or not room.match.over:
             return
         try:
-            if await self.store.record(room.code, room.match_number) is None:
-                await self.store.finish_match(room.code, room.match_number, room.match.record())
-            await self.store.set_status(room.code, "over")
+            if row.status != "over":
+                if await self.store.record(room.code, room.match_number) is None:
+                    await self.store.finish_match(room.code, room.match_number, room.match.record())
+                await self.store.set_status(room.code, "over")
+            if self.on_match_over is not None:
+                await self.on_match_over(room)
         except Exception:
             log.exception("storage failed", extra={"room": room.code, "kind": "finish"})
 

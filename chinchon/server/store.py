@@ -28,6 +28,8 @@ from sqlalchemy import (
     Text,
     bindparam,
     event,
+    false,
+    func,
     insert,
     select,
     update,
@@ -57,6 +59,7 @@ rooms = Table(
     Column("seed", String(64)),
     Column("last_event", BigInteger, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -69,6 +72,7 @@ seats = Table(
     Column("level", String(64)),
     Column("token_hash", String(64)),
     Column("lang", String(8)),
+    Column("account", Integer, index=True),
 )
 
 events = Table(
@@ -119,6 +123,7 @@ class SeatRow:
     level: str | None
     token_hash: str | None
     lang: str | None = None
+    account: int | None = None
 
 
 @dataclass
@@ -133,9 +138,16 @@ class EventRow:
     time: float
 
 
+RECENT_EVENTS = 256
+"""The latest events of a room loaded with it beside its current match's, for the clients that come back."""
+
+
 @dataclass
 class RoomRow:
-    """A room as stored, with its seats and the events of its current match."""
+    """A room as stored, with its seats, the events of its current match and the latest before them.
+
+    ``seeds`` holds the seed of each match whose events are loaded (the current one's is ``seed``).
+    """
 
     code: str
     created: float
@@ -152,6 +164,8 @@ class RoomRow:
     last_event: int
     seat_rows: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
+    rated: bool = False
+    seeds: dict[int, str] = field(default_factory=dict)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -200,12 +214,21 @@ class Store:
             event.listen(sync, "connect", _sqlite_pragmas)
 
     async def open(self) -> None:
-        """Create the tables that are missing."""
+        """Bring the database's schema up to date (Alembic's migrations; see :mod:`chinchon.server.migrations`)."""
+        from chinchon.server.migrations import upgrade
+
         try:
             async with self.engine.begin() as connection:
-                await connection.run_sync(metadata.create_all)
+                await connection.run_sync(upgrade)
         except Exception as exc:
             raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
+
+    async def revision(self) -> str | None:
+        """The migration the database's schema is at (``None`` before any)."""
+        from chinchon.server.migrations import current
+
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(current)
 
     async def close(self) -> None:
         """Close every connection (once the appends waiting are written)."""
@@ -233,6 +256,7 @@ class Store:
                     seed=row.seed,
                     last_event=row.last_event,
                     updated=now,
+                    rated=row.rated,
                 )
             )
             await connection.execute(
@@ -246,6 +270,7 @@ class Store:
                         "level": s.level,
                         "token_hash": s.token_hash,
                         "lang": s.lang,
+                        "account": s.account,
                     }
                     for s in row.seat_rows
                 ],
@@ -342,6 +367,7 @@ class Store:
                         level=change.level,
                         token_hash=change.token_hash,
                         lang=change.lang,
+                        account=change.account,
                     )
                 )
             if new_match_seed is not None:
@@ -376,7 +402,7 @@ class Store:
         return None if found is None else dict(json.loads(found[0]))
 
     async def load_room(self, code: str) -> RoomRow | None:
-        """A room with its seats and the events of its current match."""
+        """A room with its seats, the events of its current match and the latest before them."""
         async with self.engine.connect() as connection:
             found = (await connection.execute(select(rooms).where(rooms.c.code == code))).mappings().first()
             if found is None:
@@ -396,14 +422,26 @@ class Store:
             .mappings()
             .all()
         )
+        # The latest events may go back into earlier matches: those matches are loaded whole, to be replayed.
+        oldest = (
+            await connection.execute(
+                select(func.min(events.c.match)).where(
+                    events.c.room == code, events.c.n > row["last_event"] - RECENT_EVENTS
+                )
+            )
+        ).scalar()
+        since = row["match"] if oldest is None else min(int(oldest), row["match"])
         event_rows = (
             (
                 await connection.execute(
-                    select(events).where(events.c.room == code, events.c.match == row["match"]).order_by(events.c.n)
+                    select(events).where(events.c.room == code, events.c.match >= since).order_by(events.c.n)
                 )
             )
             .mappings()
             .all()
+        )
+        seed_rows = await connection.execute(
+            select(matches.c.number, matches.c.seed).where(matches.c.room == code, matches.c.number >= since)
         )
         return RoomRow(
             code=code,
@@ -420,9 +458,12 @@ class Store:
             seed=row["seed"],
             last_event=row["last_event"],
             seat_rows=[
-                SeatRow(s["seat"], s["name"], s["kind"], s["level"], s["token_hash"], s["lang"]) for s in seat_rows
+                SeatRow(s["seat"], s["name"], s["kind"], s["level"], s["token_hash"], s["lang"], s["account"])
+                for s in seat_rows
             ],
             events=[EventRow(e["n"], e["match"], e["kind"], e["seat"], e["data"], e["time"]) for e in event_rows],
+            rated=bool(row["rated"]),
+            seeds={int(number): str(seed) for number, seed in seed_rows},
         )
 
     async def add_chat(self, room: str, name: str, seat: int | None, text: str, when: float) -> None:

@@ -46,6 +46,7 @@ from chinchon.tui.render import (
     sort_by_suit,
     table,
     visual,
+    wrap,
 )
 from chinchon.tui.rules_text import rules_paragraphs, rules_title
 from chinchon.tui.screens import (
@@ -245,16 +246,23 @@ class LogView(Widget):
 
     def render(self) -> RenderableType:
         width, height = self.content_size.width, self.content_size.height
-        shown = self.lines[-height:] if height > 0 else []
+        if height <= 0 or width <= 0:
+            return Text()
+        # The latest lines, each wrapped (never cut): as many rows as fit, the newest last.
+        rows: list[str] = []
+        for text in reversed(self.lines):
+            rows[:0] = wrap(text, width)
+            if len(rows) >= height:
+                break
         rtl = is_rtl()
         out = Text()
-        for i, text in enumerate(shown):
+        for i, text in enumerate(rows[-height:]):
             if i:
                 out.append("\n")
-            fitted = line(fit(text, width))
+            shown = line(text)
             if rtl:
-                out.append(" " * max(0, width - fitted.cell_len))
-            out.append_text(fitted)
+                out.append(" " * max(0, width - shown.cell_len))
+            out.append_text(shown)
         return out
 
 
@@ -280,6 +288,7 @@ class TableScreen(Screen[None]):
     #hand { height: 3; padding: 0 1; }
     #hand.-tight CardView { margin-right: 0; }
     #hint.-close { text-style: bold reverse; }
+    #prompt, #hint { height: auto; max-height: 2; }
     #prompt.-error { text-style: bold; color: $error; }
     #keys { background: $primary-background; }
     TableScreen.-large CardView { width: 11; height: 5; }
@@ -506,20 +515,28 @@ class TableScreen(Screen[None]):
         stock.border_subtitle = "s"
         stock.set_class(drawing, "-ready")
         count = ngettext("{count} card", "{count} cards", obs.stock_size).format(count=obs.stock_size)
-        stock.update(self._pile_face(_("Stock"), Text(visual(count)), 11))
         discard = self.query_one("#discard", Pile)
         discard.border_subtitle = "d · h"
         discard.set_class(drawing, "-ready")
         top = obs.top_discard
         face = Text("—") if top is None else Text(card_text(top), style=f"bold {card_style(top)}".strip())
-        discard.update(self._pile_face(_("Discard pile"), face, 14))
+        # A name too long for its pile takes two lines, and both piles grow by a line.
+        names = [wrap(_("Stock"), 11), wrap(_("Discard pile"), 14)]
+        rows = min(2, max(len(name) for name in names))
+        stock.update(self._pile_face(names[0], rows, Text(visual(count)), 11))
+        discard.update(self._pile_face(names[1], rows, face, 14))
+        for widget in (stock, discard, self.query_one("#piles")):
+            widget.styles.height = 3 + rows
 
     @staticmethod
-    def _pile_face(name: str, value: Text, width: int) -> Text:
-        """A pile's name over what is on it, centred."""
+    def _pile_face(name: list[str], rows: int, value: Text, width: int) -> Text:
+        """A pile's name (in ``rows`` lines) over what is on it, centred."""
+        if len(name) > rows:
+            name = [*name[: rows - 1], fit(" ".join(name[rows - 1 :]), width)]
         face = Text()
-        face.append(visual(fit(name, width)), "dim")
-        face.append("\n")
+        for part in [*name, *[""] * (rows - len(name))]:
+            face.append(visual(part), "dim")
+            face.append("\n")
         face.append_text(value)
         return face
 
@@ -602,7 +619,7 @@ class TableScreen(Screen[None]):
         prompt = self.query_one("#prompt", Static)
         prompt.set_class(self.message is not None, "-error")
         if self.message is not None:
-            prompt.update(line(self.message))
+            prompt.update(paragraph(self.message))
             return
         session = self.game.session
         if obs.match_over:
@@ -622,7 +639,7 @@ class TableScreen(Screen[None]):
             text = _("{name} is playing…").format(name=session.names[obs.to_move])
         else:
             text = ""
-        prompt.update(line(text))
+        prompt.update(paragraph(text))
 
     def _hint(self, hand: list[Card], rules: Rules, obs: Observation, turn: bool) -> None:
         hint = self.query_one("#hint", Static)
@@ -646,7 +663,7 @@ class TableScreen(Screen[None]):
             ).format(card=self.picked, points=points)
         else:
             text = ""
-        hint.update(line(text))
+        hint.update(paragraph(text))
 
     def _keys(self, obs: Observation, turn: bool, cards: int) -> Text:
         keys: list[tuple[str, str]] = []
@@ -1048,9 +1065,12 @@ class ChinchonApp(App[None]):
             for number, action in enumerate(actions, start=1):
                 if isinstance(action, LayOff):
                     meld = obs.table[action.meld_index]
-                    text = _("lay off {card} on {meld} ({name})").format(
-                        card=action.card, meld=meld, name=self.session.names[meld.owner]
-                    )
+                    if meld.owner == self.session.human:
+                        text = _("lay off {card} on your meld {meld}").format(card=action.card, meld=meld)
+                    else:
+                        text = _("lay off {card} on {meld} ({name})").format(
+                            card=action.card, meld=meld, name=self.session.names[meld.owner]
+                        )
                 else:
                     text = _("done: no more lay-offs")
                 options.append(line(f"{number}. {text}"))
@@ -1147,7 +1167,10 @@ class ChinchonApp(App[None]):
         if result.chinchon and result.closer is not None:
             body.append(
                 line(
-                    "★ " + _("{name} made a chinchón!").format(name=session.names[result.closer]) + " ★", "bold reverse"
+                    "★ "
+                    + session.you_or(result.closer, _("You made a chinchón!"), _("{name} made a chinchón!"))
+                    + " ★",
+                    "bold reverse",
                 )
             )
         body.append(line(closing, "bold"))
@@ -1155,17 +1178,19 @@ class ChinchonApp(App[None]):
             body.append(line(_("You put {card} face down.").format(card=face_down)))
         body.append(table([_("Player"), _("Melds"), _("Loose"), _("Points")], rows, right=(3,)))
         for (who, owner), given in laid_by.items():
-            body.append(
-                line(
-                    session.you_or(
-                        who,
-                        _("You laid off {cards} on the melds of {owner}."),
-                        _("{name} laid off {cards} on the melds of {owner}."),
-                        cards=cards_text(given),
-                        owner=session.names[owner],
-                    )
+            if owner == session.human:
+                told = _("{name} laid off {cards} on your melds.").format(
+                    name=session.names[who], cards=cards_text(given)
                 )
-            )
+            else:
+                told = session.you_or(
+                    who,
+                    _("You laid off {cards} on the melds of {owner}."),
+                    _("{name} laid off {cards} on the melds of {owner}."),
+                    cards=cards_text(given),
+                    owner=session.names[owner],
+                )
+            body.append(line(told))
         body.append(Text())
         body.append(self.score_sheet(obs, number))
 

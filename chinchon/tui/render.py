@@ -8,21 +8,26 @@ red suits, ♦ and ♥.
 from __future__ import annotations
 
 import re
+import textwrap
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from rich.align import Align
 from rich.cells import cell_len
-from rich.console import RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from chinchon import i18n
 from chinchon.cards import Card, Suit
-from chinchon.i18n import for_terminal, is_rtl, pgettext
+from chinchon.i18n import for_terminal, is_rtl
 from chinchon.melds import Arrangement, best_arrangement
 from chinchon.rules import Rules
 
 __all__ = [
     "RED",
+    "Wrapped",
     "arrangement_of",
     "card_letters",
     "card_style",
@@ -38,13 +43,13 @@ __all__ = [
     "sort_by_suit",
     "table",
     "visual",
+    "wrap",
 ]
 
 RED = "red"
 """The colour of the red suits' cards."""
 
 _RED_CARD = re.compile(r"(?<![\w])(?:10|[2-9A-Z])[♦♥]")
-_FIGURE = re.compile(r"(?<![\w])([JQK])(?=[♦♥♠♣])")
 
 _deck = "spanish40"
 
@@ -55,23 +60,9 @@ def set_deck(deck: str) -> None:
     _deck = deck
 
 
-def _figure_letters() -> dict[str, str]:
-    if _deck == "french52":
-        return {}
-    # The letters of the sota, the caballo and the rey in the player's language.
-    return {
-        "J": pgettext("Spanish deck card letter", "J"),
-        "Q": pgettext("Spanish deck card letter", "Q"),
-        "K": pgettext("Spanish deck card letter", "K"),
-    }
-
-
 def card_letters(text: str) -> str:
-    """Text with the figures of a Spanish deck's cards in the language's letters (``S♥`` for ``J♥`` in Spanish)."""
-    letters = _figure_letters()
-    if not letters or all(key == value for key, value in letters.items()):
-        return text
-    return _FIGURE.sub(lambda match: letters[match.group(1)], text)
+    """Text with the figures of the screen's deck in the language's letters (``S♥`` for ``J♥`` in Spanish)."""
+    return i18n.card_letters(text, _deck)
 
 
 def card_text(card: Card) -> str:
@@ -114,6 +105,37 @@ def line(text: str, style: str = "", *, laid_out: bool = False) -> Text:
     styled = Text(text if laid_out else visual(text), style=style, no_wrap=True, overflow="crop")
     styled.highlight_regex(_RED_CARD, RED)
     return styled
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """A line (in logical order) wrapped between words into lines of at most ``width`` cells (a longer word is cut)."""
+    return textwrap.wrap(text, max(1, width), break_on_hyphens=False) or [""]
+
+
+class Wrapped:
+    """Text wrapped at the width it is shown in, then each line laid out as :func:`line` does.
+
+    A right-to-left paragraph must be wrapped before it is put in visual order: wrapped after,
+    its lines would read bottom to top. Right-to-left lines are justified to the right.
+    """
+
+    def __init__(self, text: str, style: str = "", most: int | None = None) -> None:
+        self.text = text
+        self.style = style
+        self.most = most
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width if self.most is None else min(self.most, options.max_width)
+        for part in wrap(self.text, width):
+            text = line(part, self.style)
+            if is_rtl():
+                text.justify = "right"
+            yield text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        longest = max((cell_len(word) for word in self.text.split()), default=0)
+        widest = cell_len(self.text) if self.most is None else min(self.most, cell_len(self.text))
+        return Measurement(min(longest, options.max_width), min(widest, options.max_width))
 
 
 def fit(text: str, width: int) -> str:
@@ -199,4 +221,5 @@ def table(
                 cell.no_wrap, cell.overflow = False, "fold"
             cells.append(cell)
         grid.add_row(*cells)
-    return grid
+    # Right-to-left tables stand against the right edge, as their text does.
+    return Align.right(grid) if rtl else grid

@@ -80,6 +80,12 @@ def _paragraphs(rules: Rules) -> list[str]:
     ]
 
 
+def _figures(rules: Rules) -> dict[str, str]:
+    """The letters of the figures, as the cards on the screen show them: ``jack``, ``queen`` and ``king``."""
+    letters = i18n.figure_letters(rules.deck, _LANGUAGE.get())
+    return {"jack": letters["J"], "queen": letters["Q"], "king": letters["K"]}
+
+
 def _join(*sentences: str) -> str:
     return " ".join(sentence for sentence in sentences if sentence)
 
@@ -87,16 +93,16 @@ def _join(*sentences: str) -> str:
 def _deck(rules: Rules) -> str:
     if rules.deck == "spanish48":
         deck = _(
-            "The deck is the Spanish deck of 48 cards: ace, 2 to 9, sota (J), caballo (Q) and rey (K) "
+            "The deck is the Spanish deck of 48 cards: ace, 2 to 9, sota ({jack}), caballo ({queen}) and rey ({king}) "
             "in four suits, coins ♦, cups ♥, swords ♠ and clubs ♣."
-        )
+        ).format(**_figures(rules))
     elif rules.deck == "french52":
         deck = _("The deck is the French deck of 52 cards: ace, 2 to 10, jack, queen and king in four suits.")
     else:
         deck = _(
-            "The deck is the Spanish deck of 40 cards: ace, 2 to 7, sota (J), caballo (Q) and rey (K) "
+            "The deck is the Spanish deck of 40 cards: ace, 2 to 7, sota ({jack}), caballo ({queen}) and rey ({king}) "
             "in four suits, coins ♦, cups ♥, swords ♠ and clubs ♣."
-        )
+        ).format(**_figures(rules))
     decks = ""
     if rules.decks == 2:
         decks = _("Two decks are shuffled together.")
@@ -157,32 +163,40 @@ def _melds(rules: Rules) -> str:
     if rules.set_distinct_suits:
         text = _(
             "Melds are sets, three or four cards of one rank in different suits, and runs, "
-            "three or more cards of one suit in a row. The ace is low only: Q K A is not a run."
+            "three or more cards of one suit in a row. The ace is low only: {queen} {king} A is not a run."
         )
     else:
         text = _(
             "Melds are sets, three or more cards of one rank, and runs, "
-            "three or more cards of one suit in a row. The ace is low only: Q K A is not a run."
+            "three or more cards of one suit in a row. The ace is low only: {queen} {king} A is not a run."
         )
-    examples = {"spanish40": "6 7 J", "spanish48": "8 9 J"}
+    text = text.format(**_figures(rules))
+    examples = {"spanish40": "6 7 {jack}", "spanish48": "8 9 {jack}"}
     gap = ""
     if rules.deck in examples:
         gap = _("Ranks the deck lacks leave no gap: {example} of one suit is a run.").format(
-            example=examples[rules.deck]
+            example=examples[rules.deck].format(**_figures(rules))
         )
     return _join(text, gap, _("A card belongs to one meld at most. Melds stay in the hand until someone closes."))
 
 
 def _values(rules: Rules) -> str:
     if rules.values == "figures10":
-        text = _("A loose card counts its value: the ace 1, the number cards their number, J, Q and K 10 each.")
+        text = _(
+            "A loose card counts its value: the ace 1, the number cards their number, "
+            "{jack}, {queen} and {king} 10 each."
+        )
     elif rules.values == "face_number":
         text = _(
             "A loose card counts the number printed on the Spanish card: "
-            "the ace 1, the number cards their number, J 10, Q 11 and K 12."
+            "the ace 1, the number cards their number, {jack} 10, {queen} 11 and {king} 12."
         )
     else:
-        text = _("A loose card counts its value: the ace 1, the number cards their number, J 8, Q 9 and K 10.")
+        text = _(
+            "A loose card counts its value: the ace 1, the number cards their number, "
+            "{jack} 8, {queen} 9 and {king} 10."
+        )
+    text = text.format(**_figures(rules))
     if rules.jokers or rules.wild_ace_of_oros:
         text = _join(text, _("A loose wild card counts {points}.").format(points=rules.wild_value))
     return text

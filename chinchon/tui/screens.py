@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -16,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from chinchon.i18n import is_rtl, pgettext
-from chinchon.tui.render import card_letters, line, visual
+from chinchon.tui.render import Wrapped, line, visual
 
 __all__ = [
     "AUTO",
@@ -33,6 +32,9 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+BOX_WIDTH = 78
+"""The width of a box over the table; on a screen less than 6 columns wider, the screen's."""
 
 AUTO = "auto"
 """What a :class:`ChoiceScreen` answers when the player lets the game choose."""
@@ -54,15 +56,17 @@ def key_line(keys: Sequence[tuple[str, str]]) -> Text:
     return text
 
 
-def paragraph(text: str, width: int = 72) -> Text:
-    """A paragraph wrapped to ``width``; right-to-left languages are wrapped first, then put in visual order."""
+def paragraph(text: str, width: int | None = None) -> RenderableType:
+    """A paragraph wrapped at the width it is shown in (at most ``width``).
+
+    Right-to-left languages are wrapped first, then put in visual order (see :class:`Wrapped`).
+    """
     if not is_rtl():
         wrapped = line(text)
         wrapped.no_wrap = False
         wrapped.overflow = "fold"
         return wrapped
-    lines = textwrap.wrap(card_letters(text), width)
-    return Text("\n".join(visual(part) for part in lines), justify="right")
+    return Wrapped(text, most=width)
 
 
 class Dialog(ModalScreen[T]):
@@ -80,11 +84,12 @@ class Dialog(ModalScreen[T]):
         max-height: 22;
         border: round $accent;
         background: $surface;
-        padding: 0 1;
+        padding: 0 0 0 1;
     }
     Dialog #title {
         text-style: bold;
         height: auto;
+        padding-right: 1;
     }
     Dialog #body {
         height: auto;
@@ -92,10 +97,12 @@ class Dialog(ModalScreen[T]):
     }
     Dialog #body > Static {
         height: auto;
+        padding-right: 1;
     }
     Dialog #keys {
         height: 1;
         margin-top: 1;
+        padding-right: 1;
     }
     Dialog OptionList, Dialog OptionList:focus {
         height: auto;
@@ -138,6 +145,8 @@ class Dialog(ModalScreen[T]):
         # the title, the options and the keys stay in view.
         rows = self.size.height
         box, body, lists = self.query_one("#box"), self.query_one("#body"), self.query(OptionList)
+        # A box a few columns narrower than the screen would show the table's borders beside its own.
+        box.styles.width = "100%" if self.size.width < BOX_WIDTH + 6 else BOX_WIDTH
         small = rows < 24
         inner = max(3, rows - 5)
         box.styles.max_height = rows if small else 22

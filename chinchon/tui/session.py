@@ -20,7 +20,7 @@ import dataclasses
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from chinchon.actions import Action, ReEnter
@@ -28,14 +28,15 @@ from chinchon.bots import Bot, make_bot
 from chinchon.bots.showdown import own_showdown_choice
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import N_, ChinchonError
-from chinchon.i18n import _, ngettext, translate_error
+from chinchon.i18n import LANGUAGES, _, get_language, ngettext, translate_error, translation
 from chinchon.match import Match
 from chinchon.observation import DealResult, Observation, Phase, TableMeld
 from chinchon.record import RecordError, replay
+from chinchon.record_format import replay_match
 from chinchon.rules import Rules
 from chinchon.tui.storage import LOG_KEPT, Settings, StorageError, Store
 
-__all__ = ["Session", "SessionError", "melds_text", "void_line"]
+__all__ = ["Session", "SessionError", "melds_text", "shown_names", "void_line"]
 
 _MELD = re.compile(r"\[([^\]]*)\]")
 
@@ -47,6 +48,40 @@ class SessionError(ChinchonError):
 def void_line() -> str:
     """What a void deal is, in the current language."""
     return _("The stock ran out once too often: the deal is void and nobody scores.")
+
+
+def shown_names(names: Sequence[str], human: int | None = None) -> tuple[str, ...]:
+    """The seats' names, in the current language where they are the names ``chinchon play`` gives.
+
+    It names the player "You" and the others "Bot 1", "Bot 2"… in the language it is played in; a
+    match resumed or replayed in another language shows them in that one. Other names are as given.
+    """
+    yous = {translation(lang).gettext("You") for lang in LANGUAGES}
+    shown = []
+    for seat, name in enumerate(names):
+        if seat == human and name in yous:
+            name = _("You")
+        elif seat != human:
+            for number in range(1, len(names)):
+                if name in {translation(lang).gettext("Bot {number}").format(number=number) for lang in LANGUAGES}:
+                    name = _("Bot {number}").format(number=number)
+                    break
+        shown.append(name)
+    return tuple(shown)
+
+
+class _Retold(Match):
+    """A match replayed from its record that tells a session each action, to write the log anew."""
+
+    session: Session | None = None
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        session = self.session
+        if session is None:
+            super().apply(action, seat)
+            return
+        who = seat if seat is not None else self.to_move
+        session.tell(action, who if who is not None else -1, lambda: super(_Retold, self).apply(action, seat))
 
 
 def melds_text(melds: Sequence[Sequence[Card]]) -> str:
@@ -68,6 +103,7 @@ class Session:
         self.match = match
         self.settings = settings
         self.human = settings.human
+        self._names = shown_names(match.names, settings.human)
         self.bots: dict[int, Bot] = {seat: make_bot(spec) for seat, spec in zip(others, settings.bots, strict=True)}
         self.store = store
         self.log: list[str] = []
@@ -119,8 +155,14 @@ class Session:
         if loaded is None:
             return None
         record, settings = loaded
+        # A log written in another language is written anew, from the record, in this one.
+        retell = settings.lang is not None and settings.lang != get_language()
+        told: list[str] | None = None
         try:
-            match = replay(record, go_on=True)
+            if retell:
+                match, told = cls._retold(record, settings.played())
+            else:
+                match = replay(record, go_on=True)
         except RecordError as error:
             raise StorageError(
                 N_("{file}: the saved match is damaged ({error})"), file=store.record_path, error=translate_error(error)
@@ -145,11 +187,32 @@ class Session:
         except ChinchonError:
             raise StorageError(N_("{file}: the saved settings are damaged"), file=store.settings_path) from None
         observation = session.observation()
-        session.log = list(settings.log)
+        session.log = list(settings.log) if told is None else told[-LOG_KEPT:]
         session.log.append(_("The match goes on where it was left."))
-        if not settings.log:
+        if not session.log[:-1]:
             session._log_deal_start(observation)
         return session
+
+    @classmethod
+    def _retold(cls, record: dict[str, Any], settings: Settings) -> tuple[Match, list[str]]:
+        """The match of a record, and the log its session would have written in the current language.
+
+        Raises:
+            RecordError: the record is malformed or tampered with.
+        """
+        sessions: list[Session] = []
+
+        def dealt(*args: Any, **options: Any) -> _Retold:
+            match = _Retold(*args, **options)
+            session = cls(match, settings)
+            session._log_deal_start(session.observation())
+            match.session = session
+            sessions.append(session)
+            return match
+
+        match = replay_match(dealt, record, go_on=True)
+        match.session = None
+        return match, sessions[0].log
 
     def again(self) -> Session:
         """A new match with the same seats, rules and bots, and the next seed."""
@@ -160,7 +223,7 @@ class Session:
             human=self.human,
             speed=self.settings.speed,
         )
-        return Session.start(settings, self.match.names, self.match.rules, self.store)
+        return Session.start(settings, self.names, self.match.rules, self.store)
 
     # -- what the player knows ---------------------------------------------------------
 
@@ -170,8 +233,8 @@ class Session:
 
     @property
     def names(self) -> tuple[str, ...]:
-        """The names of the seats."""
-        return self.match.names
+        """The names of the seats, as the player reads them (see :func:`shown_names`)."""
+        return self._names
 
     def finished_deals(self) -> int:
         """How many deals have been played to the end."""
@@ -217,9 +280,18 @@ class Session:
         Raises:
             IllegalAction: the action is not legal now; the message says why.
         """
+        self.tell(action, seat, lambda: self.match.apply(action, seat=seat))
+        self.save()
+
+    def tell(self, action: Action, seat: int, apply: Callable[[], None]) -> None:
+        """Play an action with ``apply`` and write in the log what happened (from the player's observations).
+
+        Raises:
+            IllegalAction: the action is not legal now; nothing is written.
+        """
         before = self.match.observation(self.human)
         index = len(self.match.deals) - 1
-        self.match.apply(action, seat=seat)
+        apply()
         deal = self.match.deals[index].observation(self.human)
         after = self.observation()
         if isinstance(action, ReEnter):
@@ -234,7 +306,6 @@ class Session:
             self._log_deal_start(after)
         if after.match_over and after.winner is not None:
             self.log.append(self.you_or(after.winner, _("You win the match!"), _("{name} wins the match!")))
-        self.save()
 
     def save(self) -> None:
         """Save the match record and settings, remembering the error if they cannot be written."""
@@ -242,6 +313,7 @@ class Session:
             return
         table = dataclasses.replace(
             self.settings,
+            lang=get_language(),
             log=tuple(self.log[-LOG_KEPT:]),
             sort=self.sort,
             own=tuple(str(card) for card in self.own),
@@ -347,7 +419,7 @@ class Session:
         closer = result.closer
         self.log.append(self.closing_line(result))
         if result.chinchon and closer is not None:
-            self.log.append(_("{name} made a chinchón!").format(name=self.names[closer]))
+            self.log.append(self.you_or(closer, _("You made a chinchón!"), _("{name} made a chinchón!")))
         for seat in before.active:
             if seat not in after.active:
                 self.log.append(

@@ -23,7 +23,7 @@ import platformdirs
 
 from chinchon.errors import N_, ChinchonError
 from chinchon.files import read_text, sync_folder, write_temporary, write_whole
-from chinchon.i18n import translate_error
+from chinchon.i18n import LANGUAGES, translate_error
 from chinchon.record import RecordError, dumps, loads
 
 __all__ = ["DATA_DIR_VARIABLE", "LOG_KEPT", "SORTS", "Settings", "StorageError", "Store", "data_dir", "write_whole"]
@@ -78,7 +78,7 @@ class Settings:
     (``clasico, limit=50``); the exact rules are the record's. ``log``, ``sort``, ``own`` and ``picked``
     are the table as the player left it: the log's latest lines, the order of the hand (``suit``,
     ``rank`` or ``own``), the player's own order of the cards and the picked card (as card text);
-    saves from before they were kept have none of them.
+    ``lang`` is the language the log was written in. Saves from before they were kept have none of them.
     """
 
     preset: str
@@ -90,10 +90,11 @@ class Settings:
     sort: str = "suit"
     own: tuple[str, ...] = ()
     picked: str | None = None
+    lang: str | None = None
 
     def played(self) -> Settings:
         """The settings of how the match is played, without the table's state."""
-        return dataclasses.replace(self, log=(), sort="suit", own=(), picked=None)
+        return dataclasses.replace(self, log=(), sort="suit", own=(), picked=None, lang=None)
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a JSON-able mapping."""
@@ -107,6 +108,7 @@ class Settings:
             "sort": self.sort,
             "own": list(self.own),
             "picked": self.picked,
+            "lang": self.lang,
         }
 
     @classmethod
@@ -127,12 +129,13 @@ class Settings:
                 sort=_text(data.get("sort", "suit")),
                 own=_texts(data.get("own", [])),
                 picked=None if data.get("picked") is None else _text(data["picked"]),
+                lang=None if data.get("lang") is None else _text(data["lang"]),
             )
         except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
             raise StorageError(N_("the saved settings are damaged")) from None
         if not 0 <= settings.speed < math.inf:  # NaN fails too
             raise StorageError(N_("the saved settings are damaged"))
-        if settings.sort not in SORTS:
+        if settings.sort not in SORTS or settings.lang not in (None, *LANGUAGES):
             raise StorageError(N_("the saved settings are damaged"))
         # Saves from before the limit may be slower: they play at the slowest pace allowed now.
         return dataclasses.replace(settings, speed=min(settings.speed, MOST_SPEED))

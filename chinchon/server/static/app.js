@@ -10,6 +10,8 @@ import { render, legal, PACES } from "./render.js";
 import { cardKey } from "./cards.js";
 import { suggestedLayoff } from "./ui.js";
 import * as sound from "./sound.js";
+import { accountSeat, changeHeaders, currentAccount } from "./account.js";
+import { pageActions, pageRoute } from "./pages.js";
 
 const saved = {
   get(key, fallback) {
@@ -85,6 +87,11 @@ const state = {
   resultSeen: null,
   totalsMatch: null,
   clockSkew: 0,
+  // The players' pages: the logged-in account (or null), the data of the page shown, the replay's step.
+  account: null,
+  pageData: null,
+  pageError: null,
+  replayStep: 0,
 };
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -344,8 +351,9 @@ function pump() {
       noteTotals(next.view, changes);
       if (state.resultShown !== previousKey(next.view)) {
         const g = next.view.game;
-        Object.assign(changes, { result: resultOf(next.view, g.previous_result, g.deal_number - 1), panel: "result", hold: true,
-          resultShown: previousKey(next.view), layoffAll: false });
+        // A player's next deal waits behind them; a spectator's table goes on (nobody there needs to continue).
+        Object.assign(changes, { result: resultOf(next.view, g.previous_result, g.deal_number - 1), panel: "result",
+          hold: next.view.seat !== null, resultShown: previousKey(next.view), layoffAll: false });
       }
       update(changes);
       continue;
@@ -529,7 +537,7 @@ function receive(m) {
 async function post(path, body) {
   const response = await fetch(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "Accept-Language": state.lang },
+    headers: changeHeaders(state.lang),
     body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
@@ -558,6 +566,13 @@ function route() {
     enterRules();
     return;
   }
+  const page = pageRoute(location.hash);
+  if (page) {
+    disconnect();
+    update({ route: page, view: null, panel: null, needJoin: false });
+    actions.loadPage(page);
+    return;
+  }
   const m = location.hash.match(/^#\/room\/([A-Za-z0-9-]+)/);
   const code = m ? codeFrom(m[1]) : null;
   if (hello && (code ? state.route.code === code : state.route.page === "home")) return;
@@ -565,10 +580,15 @@ function route() {
   else enterHome();
 }
 
+/** The name the player goes by: the account's when logged in, else the one typed. */
+function playerName() {
+  return state.account ? state.account.name : state.name.trim();
+}
+
 function enterHome() {
   update({ route: { page: "home" }, view: null, needJoin: false, roomMissing: false, panel: null, chat: [], unread: 0 });
   const message = { type: "hello" };
-  if (state.name.trim()) message.name = state.name.trim();
+  if (playerName()) message.name = playerName();
   connect(message);
 }
 
@@ -577,7 +597,7 @@ function enterRules() {
   update({ route: { page: "rules" }, panel: null, view: wasRoom ? null : state.view });
   if (wasRoom || !hello) {
     const message = { type: "hello" };
-    if (state.name.trim()) message.name = state.name.trim();
+    if (playerName()) message.name = playerName();
     connect(message);
   }
 }
@@ -598,19 +618,32 @@ function enterRoom(code, watch = false) {
     connect({ type: "hello", room: code, token: seat.token });
   } else if (watch) {
     connect({ type: "hello", room: code });
-  } else {
+  } else if (state.account) {
+    // A seat the account holds (taken on another device) opens with the session alone; else the join form.
     disconnect();
-    update({ needJoin: true, roomInfo: null });
-    fetch(`/api/rooms/${encodeURIComponent(code)}`).then((r) => (r.ok ? r.json() : null)).then((info) => {
-      if (info) update({ roomInfo: info });
-      else update({ needJoin: false, roomMissing: true });
-    }).catch(() => undefined);
+    accountSeat(code, state.lang).then((held) => {
+      if (state.route.page !== "room" || state.route.code !== code) return;
+      if (held) connect({ type: "hello", room: code });
+      else showJoinForm(code);
+    });
+  } else {
+    showJoinForm(code);
   }
 }
 
-/** The name the player gave, or null after saying, next to the field, that it is missing. */
+function showJoinForm(code) {
+  disconnect();
+  update({ needJoin: true, roomInfo: null });
+  fetch(`/api/rooms/${encodeURIComponent(code)}`).then((r) => (r.ok ? r.json() : null)).then((info) => {
+    if (info) update({ roomInfo: info });
+    else update({ needJoin: false, roomMissing: true });
+  }).catch(() => undefined);
+}
+
+/** The name the player goes by (the account's, or the one typed), or null after saying, next to the field, that it
+ * is missing. */
 function givenName() {
-  const name = state.name.trim();
+  const name = playerName();
   if (name) return name;
   update({ nameMissing: true });
   requestAnimationFrame(() => {
@@ -644,6 +677,7 @@ const actions = {
     }
     update({ lang });
     if (socket && hello) open();
+    if (state.route.page === "replay") actions.loadPage(state.route); // its steps are told in the language
   },
   toggleFourColour() {
     saved.set("fourColour", !state.fourColour);
@@ -704,6 +738,7 @@ const actions = {
     const body = { name, rules: { preset: f.preset, options }, seats, bot_level: f.bot_level,
       public: startNow ? false : Boolean(f.public), lang: state.lang };
     if (f.turn) body.turn_seconds = Number(f.turn);
+    if (f.rated && state.account && !startNow) body.rated = true;
     try {
       const created = await post("/api/rooms", body);
       saved.set(`seat.${created.code}`, { token: created.token, seat: created.seat });
@@ -762,8 +797,8 @@ const actions = {
   sendChat() {
     const text = state.chatText.trim();
     if (!text) return;
-    if (state.route.page === "home" && hello && hello.name !== state.name.trim()) {
-      hello = { type: "hello", name: state.name.trim() };
+    if (state.route.page === "home" && hello && hello.name !== playerName()) {
+      hello = { type: "hello", name: playerName() };
       send(hello);
     }
     if (send({ type: "chat", text })) update({ chatText: "" });
@@ -823,6 +858,16 @@ const actions = {
     continueLayoffs();
   },
 };
+
+Object.assign(actions, pageActions({
+  state,
+  update,
+  toast,
+  go(hash) {
+    history.pushState(null, "", hash);
+    route();
+  },
+}));
 
 // -- dragging a card of the hand (mouse, pen or finger): onto another card to reorder, onto the pile to discard -------
 
@@ -939,6 +984,7 @@ async function main() {
   } catch {
     state.lang = "en";
   }
+  state.account = await currentAccount(state.lang);
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointermove", onPointerMove, { passive: false });

@@ -6,7 +6,8 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PROPERTIES = new Set(["value", "checked", "disabled", "selected"]);
 
-/** A node: h("button", {class: "x", onclick}, "text", [children...]); `style` is an object of CSS properties. */
+/** A node: h("button", {class: "x", onclick}, "text", [children...]); `style` is CSS text or an object of CSS
+ * properties, set through the CSSOM. */
 export function h(tag, props, ...children) {
   const flat = [];
   const add = (c) => {
@@ -21,6 +22,11 @@ export function h(tag, props, ...children) {
 
 function setStyle(el, value, old) {
   // Through the element's CSSOM, never a style attribute: the page's Content-Security-Policy forbids those.
+  if (typeof value === "string" || typeof old === "string") {
+    if (value !== old) el.style.cssText = typeof value === "string" ? value : "";
+    if (typeof value === "string") return;
+    old = null;
+  }
   const now = value || {};
   for (const prop of Object.keys(old || {})) if (!(prop in now)) el.style.removeProperty(prop);
   for (const [prop, v] of Object.entries(now)) if (!old || old[prop] !== v) el.style.setProperty(prop, String(v));

@@ -6,6 +6,7 @@ import { parseCard } from "./cards.js";
 import { button, field, select, sheet, iconButton, parseMelds, legal, ICONS } from "./ui.js";
 import { table } from "./table.js";
 import { howToPlay } from "./help.js";
+import { PAGES, renderPage } from "./pages.js";
 
 export const PRESETS = ["fournier", "clasico", "online", "polaco"];
 export const LEVELS = ["easy", "medium", "hard", "expert"];
@@ -125,7 +126,10 @@ function home(s, a) {
       h("h1", null, _("Chinchón, the Spanish rummy")),
       h("p", { class: "lead" }, _("Make melds, leave few points loose, close before the others. New to the game?"), " ",
         h("a", { href: "#/rules", "data-action": "rules" }, _("How to play"))),
-      nameField(s, a, { placeholder: true }),
+      s.account ? h("p", { class: "playing-as" }, _("You play as {name}.", { name: s.account.name })) : nameField(s, a, { placeholder: true }),
+      h("p", { class: "row links" },
+        h("a", { href: "#/account", "data-link": "account" }, s.account ? _("Your account") : _("Log in or create an account")),
+        h("a", { href: "#/leaderboard", "data-link": "leaderboard" }, _("Leaderboards"))),
       playNow(s, a)),
     h("section", { class: "panel" },
       h("h2", null, _("A room for friends")),
@@ -140,7 +144,11 @@ function home(s, a) {
           ["120", _("{n} s", { n: 120 })]], (v) => a.setForm({ turn: v }), "turn")),
         h("label", { class: "field check" },
           h("input", { type: "checkbox", name: "public", checked: f.public, onchange: (e) => a.setForm({ public: e.target.checked }) }),
-          h("span", null, _("Public (listed in the lobby)")))),
+          h("span", null, _("Public (listed in the lobby)"))),
+        h("label", { class: "field check" },
+          h("input", { type: "checkbox", name: "rated", checked: Boolean(f.rated && s.account), disabled: !s.account,
+            onchange: (e) => a.setForm({ rated: e.target.checked }) }),
+          h("span", null, s.account ? _("Rated (logged-in players only, no bots)") : _("Rated (log in first)")))),
       h("p", { class: "muted small" }, f.public ? _("Anyone may find this room in the lobby.") : _("Private: only those you send the link to can come in.")),
       button(_("Create the room"), () => a.createRoom(false), { cls: "primary", action: "create" })),
     h("section", { class: "panel" },
@@ -155,13 +163,14 @@ function home(s, a) {
         h("ul", { class: "lobby" }, s.lobby.map((r) => h("li", { key: r.code },
           h("span", { class: "code" }, r.code),
           h("span", null, presetName(r.preset)),
+          r.rated ? h("span", { class: "badge ok" }, _("rated")) : null,
           h("span", null, _("{taken}/{seats} seats", { taken: r.taken, seats: r.seats })),
           h("span", { class: "muted names" }, r.names.join(", ")),
           r.status === "waiting" && r.taken < r.seats ? button(_("Join"), () => a.openRoom(r.code), { cls: "primary small" })
             : button(_("Watch"), () => a.openRoom(r.code, true), { cls: "small" }))))),
     h("section", { class: "panel" },
       h("h2", null, _("Lobby chat")),
-      chatBox(s, a, s.lobbyChat, !s.name.trim() ? _("Give your name to chat") : null)),
+      chatBox(s, a, s.lobbyChat, !s.name.trim() && !s.account ? _("Give your name to chat") : null)),
   );
 }
 
@@ -190,7 +199,7 @@ function joinForm(s, a) {
   const info = s.roomInfo;
   return h("main", { class: "home" }, h("section", { class: "panel" },
     h("h1", null, _("Room {code}", { code: s.route.code })),
-    nameField(s, a),
+    s.account ? h("p", { class: "playing-as" }, _("You play as {name}.", { name: s.account.name })) : nameField(s, a),
     h("div", { class: "row" },
       !info || (info.status === "waiting" && info.taken < info.seats)
         ? button(_("Take a seat"), () => a.joinRoom(s.route.code), { cls: "primary", action: "take-seat" }) : null,
@@ -198,7 +207,7 @@ function joinForm(s, a) {
       button(_("Back"), () => a.goHome())),
     // The room's details come after the controls, so that their coming moves nothing a tap is aimed at.
     h("div", { class: "room-info", "data-rules": info ? "1" : "0" }, info ? [
-      h("p", { class: "room-rules" }, rulesLine(info.preset, info.rules, info.turn_seconds)),
+      h("p", { class: "room-rules" }, rulesLine(info.preset, info.rules, info.turn_seconds), info.rated ? " · " + _("rated") : ""),
       h("p", null, _("{taken}/{seats} seats", { taken: info.taken, seats: info.seats }), info.names.length ? " · " + info.names.join(", ") : ""),
       button(_("How to play"), () => a.togglePanel("help"), { cls: "small", action: "help" }),
     ] : null),
@@ -216,7 +225,7 @@ function waiting(s, a) {
   return h("main", { class: "home" },
     h("section", { class: "panel" },
       h("h1", null, _("Room {code}", { code: v.room })),
-      h("p", { class: "muted room-rules" }, rulesLine(v.preset, v.rules, v.turn_seconds), " · ",
+      h("p", { class: "muted room-rules" }, rulesLine(v.preset, v.rules, v.turn_seconds), v.rated ? " · " + _("rated") : "", " · ",
         h("button", { type: "button", class: "link", onclick: () => a.togglePanel("help"), "data-action": "help" }, _("How to play"))),
       h("div", { class: "invite" },
         h("input", { readonly: true, value: link, "aria-label": _("Invite link"), name: "invite", onfocus: (e) => e.target.select() }),
@@ -255,7 +264,8 @@ function room(s, a) {
 
 /** The whole page for a state; `a` holds the actions the controls call. */
 export function render(s, a) {
-  const page = s.route.page === "room" ? room(s, a) : s.route.page === "rules" ? rulesPage(s, a) : home(s, a);
+  const page = s.route.page === "room" ? room(s, a) : s.route.page === "rules" ? rulesPage(s, a)
+    : PAGES.has(s.route.page) ? renderPage(s, a, presetName) : home(s, a);
   return h("div", { class: `app ${s.route.page}` },
     topBar(s, a),
     page,

@@ -453,8 +453,8 @@ export function table(s, a) {
       iconButton(ICONS.chat, s.unread ? _("Chat ({n})", { n: s.unread }) : _("Chat"), () => a.togglePanel("chat"), { cls: `small ${s.unread ? "unread" : ""}`, action: "chat" }),
       iconButton(ICONS.help, _("How to play"), () => a.togglePanel("help"), { cls: "small", action: "help" }),
       playing ? iconButton(ICONS.leave, _("Leave"), () => a.leave(true), { cls: "small danger", action: "leave" }) : null),
-    // At a showdown each seat's row names it with its melds: the opponents' boxes give the table's room to them.
-    showdown ? null : h("section", { class: "opponents", "aria-label": _("Opponents") }, others.map((info) => opponent(s, a, g, info))),
+    // At a showdown the opponents' boxes keep their names only: each seat's row below shows its melds.
+    h("section", { class: "opponents", "aria-label": _("Opponents") }, others.map((info) => opponent(s, a, g, info))),
     showdown ? meldsOnTable(s, a, g, moves) : piles(s, a, g, moves),
     h("p", { class: `status ${g.to_move === mine && mine !== null ? "mine" : ""}`, role: "status", "data-phase": g.phase,
       "data-state": String(v.state), "data-mine": g.to_move === mine && mine !== null ? "1" : "0" }, statusLine(s, g, moves)),

@@ -1,0 +1,237 @@
+"""The vector environment: the same games as BotOpponentsEnv, autoreset, seeds, workers, refusals."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")  # the optional extra rl: pettingzoo, gymnasium, numpy
+
+import numpy as np
+
+from chinchon.actions import IllegalAction
+from chinchon.bots import BotError
+from chinchon.env import CARD_KINDS, CLOSE, BotOpponentsEnv, EnvError, encode_observation
+from chinchon.vector_env import BotOpponentsVectorEnv
+
+
+def learner_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A legal action in every game, mostly a close when one is legal (so that matches end); 0 where none is."""
+    actions = np.zeros(len(masks), dtype=np.int64)
+    for i, mask in enumerate(masks):
+        legal = np.flatnonzero(mask)
+        closes = legal[(legal >= CLOSE) & (legal < CLOSE + CARD_KINDS)]
+        if len(closes) and rng.random() < 0.8:
+            actions[i] = closes[0]
+        elif len(legal):
+            actions[i] = rng.choice(legal)
+    return actions
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"rules": "fournier", "players": 2, "reward": "match", "max_turns": 400},
+        {"rules": "online", "players": 3, "opponents": ["simple", "simple"], "reward": "hand", "seat": 1},
+        {"rules": "fournier", "players": 3, "reward": "match", "interactive_showdown": True, "max_turns": 150},
+    ],
+)
+def test_each_game_plays_as_bot_opponents_env(kwargs: dict[str, Any]) -> None:
+    """Game i, step by step, is BotOpponentsEnv playing seed s + i, then (after its autoreset) s + i + N.
+
+    The bots here (simple, with or without noise) choose the first close of a discard and the first show, so
+    playing their own action (the vector) or the first with its number (BotOpponentsEnv) is the same.
+    """
+    games = 3
+    vector = BotOpponentsVectorEnv(games, **kwargs)
+    singles = [BotOpponentsEnv(**kwargs) for _ in range(games)]
+    observations, infos = vector.reset(seed=40)
+    assert infos == {} and list(vector.seeds) == [40, 41, 42]
+    expected = [single.reset(seed=40 + i)[0] for i, single in enumerate(singles)]
+    seeds = [40 + i for i in range(games)]
+    done = [False] * games
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(700):
+        for i in range(games):
+            assert np.array_equal(observations["observation"][i], expected[i]["observation"])
+            assert np.array_equal(observations["action_mask"][i], expected[i]["action_mask"])
+        assert vector.observation_space.contains(observations)
+        actions = learner_actions(observations["action_mask"], rng)
+        observations, rewards, terminated, truncated, _infos = vector.step(actions)
+        for i, single in enumerate(singles):
+            if done[i]:
+                seeds[i] += games
+                expected[i] = single.reset(seed=seeds[i])[0]
+                reward, ended, cut = 0.0, False, False
+            else:
+                expected[i], reward, ended, cut, _info = single.step(int(actions[i]))
+            assert (rewards[i], terminated[i], truncated[i]) == (reward, ended, cut)
+            done[i] = ended or cut
+            episodes += done[i]
+        assert list(vector.seeds) == seeds
+    assert episodes >= 4
+    # The vector is the reference encoding of the learner's own observation.
+    for i in range(games):
+        match = vector.match(i)
+        assert np.array_equal(observations["observation"][i], encode_observation(match.observation(vector.config.seat)))
+    vector.close()
+
+
+def test_workers_step_the_same_games() -> None:
+    here = BotOpponentsVectorEnv(5, "clasico", 3, "simple", reward="hand", max_turns=300, seed=9)
+    there = BotOpponentsVectorEnv(5, "clasico", 3, "simple", reward="hand", max_turns=300, seed=9, workers=2)
+    try:
+        a, _ = here.reset()
+        b, _ = there.reset()
+        rng = np.random.default_rng(1)
+        ended = 0
+        for _ in range(400):
+            assert np.array_equal(a["observation"], b["observation"])
+            assert np.array_equal(a["action_mask"], b["action_mask"])
+            actions = learner_actions(a["action_mask"], rng)
+            a, rewards_a, terminated_a, truncated_a, _ = here.step(actions)
+            b, rewards_b, terminated_b, truncated_b, _ = there.step(actions)
+            assert np.array_equal(rewards_a, rewards_b)
+            assert np.array_equal(terminated_a, terminated_b) and np.array_equal(truncated_a, truncated_b)
+            ended += int((terminated_a | truncated_a).sum())
+        assert ended and np.array_equal(here.seeds, there.seeds)
+        with pytest.raises(EnvError, match="worker"):
+            there.match(0)
+        # An illegal action in a worker's game is refused before anything moves.
+        wrong = learner_actions(b["action_mask"], rng)
+        game = int(np.flatnonzero(b["action_mask"].any(axis=1))[-1])
+        wrong[game] = int(np.flatnonzero(b["action_mask"][game] == 0)[0])
+        with pytest.raises(IllegalAction, match=f"game {game}"):
+            there.step(wrong)
+    finally:
+        here.close()
+        there.close()
+    assert not any(process.is_alive() for process in there._processes)
+
+
+def test_buffers_copies_and_reset() -> None:
+    shared = BotOpponentsVectorEnv(4, copy=False, max_turns=200)
+    observations, _ = shared.reset(seed=3)
+    rng = np.random.default_rng(2)
+    after, *_ = shared.step(learner_actions(observations["action_mask"], rng))
+    # Without copies the step writes into the same arrays.
+    assert after["observation"] is observations["observation"] and after["action_mask"] is observations["action_mask"]
+    copied = BotOpponentsVectorEnv(4, max_turns=200)
+    first, _ = copied.reset(seed=3)
+    second, *_ = copied.step(learner_actions(first["action_mask"], rng))
+    assert second["observation"] is not first["observation"]
+    assert np.array_equal(copied.action_masks(), second["action_mask"].astype(bool))
+    # reset() without a seed: each game's next match; a mask restarts only some games.
+    copied.reset()
+    assert list(copied.seeds) == [7, 8, 9, 10]
+    before = copied.step(learner_actions(copied.action_masks().astype(np.int8), rng))[0]
+    restarted, _ = copied.reset(seed=100, options={"reset_mask": np.array([False, True, False, False])})
+    assert list(copied.seeds) == [7, 101, 9, 10]
+    assert np.array_equal(restarted["observation"][[0, 2, 3]], before["observation"][[0, 2, 3]])
+    fresh = BotOpponentsEnv(max_turns=200).reset(seed=101)[0]
+    assert np.array_equal(restarted["observation"][1], fresh["observation"])
+
+
+def test_refusals() -> None:
+    vector = BotOpponentsVectorEnv(2, "fournier", 2, "simple")
+    with pytest.raises(EnvError, match="reset"):
+        vector.step(np.zeros(2, dtype=np.int64))
+    observations, _ = vector.reset(seed=0)
+    reference = BotOpponentsVectorEnv(2, "fournier", 2, "simple")
+    reference.reset(seed=0)
+    legal = learner_actions(observations["action_mask"], np.random.default_rng(0))
+    wrong = legal.copy()
+    wrong[1] = 200
+    with pytest.raises(IllegalAction, match="action 200 is not legal for the learner in game 1"):
+        vector.step(wrong)
+    # Refused before any game moved: both games play on from where they were.
+    assert np.array_equal(vector.step(legal)[0]["observation"], reference.step(legal)[0]["observation"])
+    with pytest.raises(EnvError, match="actions"):
+        vector.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(EnvError, match="actions"):
+        vector.step(np.zeros(2, dtype=np.float32))
+    with pytest.raises(EnvError, match="seed"):
+        vector.reset(seed=[1])
+    with pytest.raises(EnvError, match="reset_mask"):
+        vector.reset(options={"reset_mask": [True]})
+    with pytest.raises(EnvError, match="num_envs"):
+        BotOpponentsVectorEnv(0)
+    with pytest.raises(EnvError, match="workers"):
+        BotOpponentsVectorEnv(2, workers=-1)
+    with pytest.raises(EnvError, match="opponents"):
+        BotOpponentsVectorEnv(2, "fournier", 3, ["simple"])
+    with pytest.raises(EnvError, match="seat"):
+        BotOpponentsVectorEnv(2, "fournier", 2, seat=2)
+    with pytest.raises(BotError):
+        BotOpponentsVectorEnv(2, opponents="nobody")
+    with pytest.raises(EnvError, match="reward"):
+        BotOpponentsVectorEnv(2, reward="points")  # type: ignore[arg-type]
+    vector.close()
+    with pytest.raises(EnvError, match="closed"):
+        vector.reset()
+
+
+def test_workers_end_with_their_parent() -> None:
+    """A parent killed outright (SIGKILL) leaves no worker behind."""
+    script = textwrap.dedent(
+        """
+        import sys, time
+        from chinchon.vector_env import BotOpponentsVectorEnv
+        vector = BotOpponentsVectorEnv(4, workers=2)
+        vector.reset(seed=1)
+        print(" ".join(str(p.pid) for p in vector._processes), flush=True)
+        time.sleep(120)
+        """
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(workers) == 2 and all(alive(pid) for pid in workers)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(30)
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in workers)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie, dead but not yet reaped by init, does not count)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+    except OSError:  # pragma: no cover - no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def test_the_training_example_runs() -> None:
+    """examples/train_vector.py, cut very short: it trains and reports the win rates before and after."""
+    example = os.path.join(os.path.dirname(__file__), os.pardir, "examples", "train_vector.py")
+    run = subprocess.run(
+        [sys.executable, example, "--minutes", "0.02", "--games", "4", "--horizon", "4", "--evaluate", "4"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("before training") and lines[-1].startswith("after training")
+    assert any(line.startswith("trained on") for line in lines)
