@@ -292,7 +292,8 @@ def docs_pictures(browser: Any, base: str, out: Path) -> None:
         act(page, "[data-action=draw-stock]")
         page.keyboard.press("o")  # by rank
         page.keyboard.press("o")  # melds first
-        page.click(".hand button.card:not(.meld) >> nth=-1")
+        # The last loose card picked by its key (a click could land on its neighbour as the table settles).
+        page.keyboard.press(str(int(page.get_attribute(".hand button.card:not(.meld) >> nth=-1", "data-index")) + 1))
         page.wait_for_selector("[data-action=discard]")
         settle(page)
         page.screenshot(path=str(out / name))
