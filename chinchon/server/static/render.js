@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { _, pgettext, LANGUAGES } from "./i18n.js";
 import { parseCard } from "./cards.js";
-import { button, field, select, sheet, iconButton, parseMelds, legal, ICONS } from "./ui.js";
+import { button, field, select, sheet, parseMelds, legal, ICONS } from "./ui.js";
 import { table } from "./table.js";
 import { howToPlay } from "./help.js";
 import { PAGES, renderPage } from "./pages.js";
@@ -274,4 +274,4 @@ export function render(s, a) {
     s.toast ? h("div", { class: "toast", role: "alert" }, s.toast) : null);
 }
 
-export { parseMelds, legal, parseCard, iconButton };
+export { parseMelds, legal, parseCard };
