@@ -27,13 +27,23 @@ script prints:
   client processes, in percent of one core; and the client loops' lag (how
   late a 50 ms sleep wakes: a saturated client shows it);
 - the errors: typed errors and lost connections seen by the clients, and
-  the server's ``chinchon_errors_total``.
+  the server's ``chinchon_errors_total``;
+- the server's garbage collector: how many collections of each generation
+  stopped it during the measured seconds, their total, and the longest
+  pause of the run (``chinchon_gc_pause_seconds``, timed with
+  ``gc.callbacks``).
+
+``--server-cpus 0`` runs the server on the first core alone (``taskset``):
+how many rooms one process on one core holds. The clients speak protocol
+version 2 (they fold each event into the view they keep, as the browser
+does).
 
 Everything stays on 127.0.0.1, is bounded in rooms and seconds, and stops by
 itself: the server is stopped at the end whatever happens. Run it on an
 idle machine: the figures are times.
 
-Run: ``python bench/server_load.py [--rooms 100] [--seats 4] [--seconds 60] [--think 2] [--clients 2]``.
+Run: ``python bench/server_load.py [--rooms 100] [--seats 4] [--seconds 60] [--think 2] [--clients 2]
+[--server-cpus 0]``.
 """
 
 from __future__ import annotations
@@ -137,6 +147,9 @@ class Snapshot:
     actions: float
     errors: float
     handled: dict[str, float]
+    gc_counts: dict[str, float]
+    gc_seconds: float
+    gc_longest: float
 
     @classmethod
     def take(cls, pid: int, base: str) -> Snapshot:
@@ -153,6 +166,14 @@ class Snapshot:
                     r'^chinchon_action_round_trip_seconds_bucket{le="([^"]+)"} ([0-9.e+-]+)$', text, re.MULTILINE
                 )
             },
+            {
+                generation: float(count)
+                for generation, count in re.findall(
+                    r'^chinchon_gc_pause_seconds_count{generation="([^"]+)"} ([0-9.e+-]+)$', text, re.MULTILINE
+                )
+            },
+            _metric(text, "chinchon_gc_pause_seconds_sum"),
+            _metric(text, "chinchon_gc_pause_longest_seconds"),
         )
 
 
@@ -203,7 +224,7 @@ async def _open_room(base: str, ws: str, index: int, seats: int, people: int, se
         tokens.append((int(joined["seat"]), joined["token"]))
     members = []
     for seat, token in tokens:
-        client = Client(ws)
+        client = Client(ws, snapshots=False)
         welcome = await client.connect(room=created["code"], token=token)
         if welcome["type"] != "welcome":
             raise RuntimeError(f"hello refused: {welcome}")
@@ -211,7 +232,7 @@ async def _open_room(base: str, ws: str, index: int, seats: int, people: int, se
         members.append(Person(created["code"], seat, token, seat == 0, client, rng))
     creator = members[0].client
     await creator.send({"type": "start"})
-    await creator.wait(lambda m: m["type"] == "view" and m["status"] == "playing", 0, timeout=60)
+    await creator.wait_view(lambda v: v["status"] == "playing" and bool(v["game"]) and "phase" in v["game"], 60)
     return members
 
 
@@ -230,17 +251,20 @@ async def _play(person: Person, think: float, start: float, end: float, tally: T
             await client.send({"type": "rematch"})
 
             def rematched(m: dict[str, Any], match: int = match) -> bool:
-                return bool(m["type"] == "error" or (m["type"] == "view" and m["match"] != match))
+                return bool(m["type"] == "error" or (m["type"] == "event" and m["event"].get("match", match) != match))
 
             answer = await client.wait(rematched, 0, 60)
             if answer["type"] == "error":
                 tally.error(str(answer.get("code")))
             else:
                 tally.rematches += 1
+                await client.wait_view(lambda v: v["status"] == "playing" and "phase" in (v["game"] or {}), 60)
             continue
         if not client.my_turn():
             with contextlib.suppress(TimeoutError):
-                await client.wait(lambda m: m["type"] == "view", 0, timeout=max(0.1, min(5.0, end - time.monotonic())))
+                await client.wait(
+                    lambda m: m["type"] in ("view", "event"), 0, timeout=max(0.1, min(5.0, end - time.monotonic()))
+                )
             continue
         await asyncio.sleep(think * person.rng.uniform(0.75, 1.25))
         if time.monotonic() >= end:
@@ -255,12 +279,7 @@ async def _play(person: Person, think: float, start: float, end: float, tally: T
         if time.monotonic() >= start:
             tally.round_trips.append(took)
             tally.sent.append(time.monotonic() - took - start)
-        state = int(answer["state"])
-
-        def caught_up(m: dict[str, Any], state: int = state) -> bool:
-            return bool(m["type"] == "view" and m["state"] >= state)
-
-        await client.wait(caught_up, 0, timeout=60)
+        await client.wait_state(int(answer["state"]), timeout=60)
 
 
 async def _keep_playing(person: Person, think: float, start: float, end: float, tally: Tally) -> None:
@@ -351,6 +370,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server-log", default=None, help="file for the server's output (default: discarded)")
     parser.add_argument("--trips", default=None, help="CSV file for every round trip (seconds in, milliseconds)")
+    parser.add_argument("--server-cpus", default=None, help="the server's CPUs, as taskset -c takes them (0: one core)")
     args = parser.parse_args()
     if not 1 <= args.rooms <= 2000 or not 2 <= args.seats <= 8 or not 0 < args.seconds <= 600:
         parser.error("--rooms must be 1 to 2000, --seats 2 to 8 and --seconds above 0 and at most 600")
@@ -386,6 +406,8 @@ def main() -> None:
         "--log-level",
         "warning",
     ]
+    if args.server_cpus is not None:
+        command = ["taskset", "-c", args.server_cpus, *command]
     print("server:", " ".join(command[1:]).replace(folder.name, "$TMP"), flush=True)
     server = subprocess.Popen(command, stdout=log, stderr=log)
     print(f"server pid {server.pid} (for py-spy)", flush=True)
@@ -507,6 +529,12 @@ def main() -> None:
         print(f"in the server (chinchon_action_round_trip_seconds, action read to ack queued), at most: {shares}")
     if lags:
         print(f"client loop lag ms: p50 {statistics.median(lags) * 1000:.1f}  p99 {_percentile(lags, 0.99) * 1000:.1f}")
+    collections = {g: after.gc_counts.get(g, 0.0) - before.gc_counts.get(g, 0.0) for g in ("0", "1", "2")}
+    print(
+        f"server GC: collections gen0 {collections['0']:.0f}, gen1 {collections['1']:.0f},"
+        f" gen2 {collections['2']:.0f}; paused {(after.gc_seconds - before.gc_seconds) * 1000:.0f} ms in all,"
+        f" longest pause {after.gc_longest * 1000:.1f} ms"
+    )
     shown = ", ".join(f"{code} {count}" for code, count in sorted(errors.items())) or "none"
     print(
         f"errors: clients {sum(errors.values())} ({shown}); sockets closed {closed};"

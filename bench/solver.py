@@ -19,7 +19,7 @@ from chinchon.melds import best_arrangement, best_discard, closing_options, solv
 def median_us(function: Callable[[Sequence[Card], Rules], object], hands: list[list[Card]], rules: Rules) -> float:
     for hand in hands[:200]:
         function(hand, rules)
-    solver_for(rules)._best_cache.clear()
+    solver_for(rules).clear_caches()
     timings = []
     clock = time.perf_counter_ns
     for hand in hands:

@@ -16,7 +16,7 @@ from typing import TypeVar, cast
 
 from chinchon.rules import Rules
 
-__all__ = ["per_rules"]
+__all__ = ["MOST_RULES", "per_rules", "rules_kept"]
 
 T = TypeVar("T")
 
@@ -24,7 +24,7 @@ _BY_VALUE: dict[Rules, dict[Callable[[Rules], object], object]] = {}
 _BY_ID: dict[int, tuple[Rules, dict[Callable[[Rules], object], object]]] = {}
 _MOST_OBJECTS = 4096
 """How many ``Rules`` objects are remembered by identity (each keeps its object alive, so its id stays its own)."""
-_MOST_RULES = 256
+MOST_RULES = 256
 """How many distinct rules keep their tables: a server whose rooms choose their own rules must not grow without end."""
 
 
@@ -38,9 +38,14 @@ def per_rules(rules: Rules, build: Callable[[Rules], T]) -> T:
     return _build(rules, build)
 
 
+def rules_kept() -> int:
+    """How many distinct rules have tables in the cache now (at most :data:`MOST_RULES`)."""
+    return len(_BY_VALUE)
+
+
 def _build(rules: Rules, build: Callable[[Rules], T]) -> T:
     """``per_rules`` for rules not seen by identity yet, or a table not built yet."""
-    if len(_BY_VALUE) >= _MOST_RULES and rules not in _BY_VALUE:
+    if len(_BY_VALUE) >= MOST_RULES and rules not in _BY_VALUE:
         _BY_VALUE.clear()
         _BY_ID.clear()
     tables = _BY_VALUE.setdefault(rules, {})

@@ -26,9 +26,9 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
-from chinchon.actions import Close, Discard, Draw, LayOff, Pass, Show
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
+from chinchon.events import DealEnded, DealStarted, Event, MatchEnded, MatchStarted, ReEntered
 from chinchon.i18n import (
     LANGUAGES,
     _,
@@ -36,13 +36,13 @@ from chinchon.i18n import (
     canonical_letters,
     card_letters,
     for_terminal,
+    get_language,
     is_rtl,
     ngettext,
     set_language,
     translate_error,
     translation,
 )
-from chinchon.match import Match
 from chinchon.melds import (
     Arrangement,
     ClosingOption,
@@ -50,9 +50,9 @@ from chinchon.melds import (
     best_discard,
     check_hand,
     closing_options,
-    extend_meld,
     is_chinchon,
 )
+from chinchon.narration import tell_each
 from chinchon.record import dumps, loads
 from chinchon.record import replay as replay_record
 from chinchon.rules import Rules, format_option, parse_options
@@ -515,144 +515,48 @@ def rules_name(rules: Rules) -> str:
     return ", ".join([nearest, *(f"{key}={value}" for key, value in rest.items())])
 
 
-class _DealReader:
-    """Follows a finished or unfinished deal's piles and table, to say what each action did."""
-
-    def __init__(self, deal: Any) -> None:
-        self.rules: Rules = deal.rules
-        dealt = deal.rules.hand_size * len(deal.seats)
-        deck = list(deal.deck or [])
-        self.pile: list[Card] = deck[dealt : dealt + 1]
-        self.stock: list[Card] = deck[dealt + 1 :]
-        self.reshuffles: list[tuple[Card, ...]] = list(deal.reshuffles)
-        self.table: list[tuple[int, tuple[Card, ...]]] = []
-
-    def drawn(self, source: str) -> Card | None:
-        if source == "discard":
-            return self.pile.pop() if self.pile else None
-        if not self.stock and self.reshuffles:
-            self.stock = list(self.reshuffles.pop(0))
-            self.pile = self.pile[-1:]
-        return self.stock.pop(0) if self.stock else None
-
-    def melds_laid(self, seat: int, melds: Sequence[Sequence[Card]]) -> None:
-        self.table.extend((seat, tuple(meld)) for meld in melds)
-
-    def laid_off(self, card: Card, index: int) -> tuple[int, tuple[Card, ...]] | None:
-        if not 0 <= index < len(self.table):
-            return None
-        owner, meld = self.table[index]
-        self.table[index] = (owner, extend_meld(meld, card, self.rules) or (*meld, card))
-        return owner, meld
-
-
-def _action_line(reader: _DealReader, names: Sequence[str], seat: int, action: object, you: int | None) -> str:
-    """What a seat did, in words: ``Ana took 5♦ from the discard pile``."""
-
-    def said(mine: str, theirs: str, **params: object) -> str:
-        return (mine if seat == you else theirs).format(name=names[seat], **params)
-
-    if isinstance(action, Draw):
-        card = reader.drawn(action.source)
-        if action.source == "discard":
-            return said(
-                _("You took {card} from the discard pile"), _("{name} took {card} from the discard pile"), card=card
-            )
-        return said(_("You drew {card} from the stock"), _("{name} drew {card} from the stock"), card=card)
-    if isinstance(action, Discard):
-        reader.pile.append(action.card)
-        return said(_("You discarded {card}"), _("{name} discarded {card}"), card=action.card)
-    if isinstance(action, Close):
-        melds = list(action.melds or ())
-        reader.melds_laid(seat, melds)
-        return said(
-            _("You closed, putting {card} face down: {melds}"),
-            _("{name} closed, putting {card} face down: {melds}"),
-            card=action.discard,
-            melds=_show_melds(melds),
-        )
-    if isinstance(action, Show):
-        reader.melds_laid(seat, action.melds)
-        if not action.melds:
-            return said(_("You showed no melds"), _("{name} showed no melds"))
-        return said(_("You showed {melds}"), _("{name} showed {melds}"), melds=_show_melds(action.melds))
-    if isinstance(action, LayOff):
-        target = reader.laid_off(action.card, action.meld_index)
-        if target is None:
-            return said(_("You laid off {card}"), _("{name} laid off {card}"), card=action.card)
-        owner, meld = target
-        if owner == you:
-            return said(
-                _("You laid off {card} on your meld {meld}"),
-                _("{name} laid off {card} on your meld {meld}"),
-                card=action.card,
-                meld=_show_melds([meld]),
-            )
-        return said(
-            _("You laid off {card} on {meld} ({owner})"),
-            _("{name} laid off {card} on {meld} ({owner})"),
-            card=action.card,
-            meld=_show_melds([meld]),
-            owner=names[owner],
-        )
-    if isinstance(action, Pass):
-        return said(_("You passed"), _("{name} passed"))
-    return f"{names[seat]}: {action}"
-
-
-def replay_lines(match: Match, you: int | None = None) -> list[str]:
-    """A recorded match, hand by hand, as plain text lines in the current language.
+def replay_lines(events: Sequence[Event], you: int | None = None) -> list[str]:
+    """A recorded match told from its events (as :meth:`Match.all_events <chinchon.match.Match.all_events>` gives
+    them), deal by deal, as plain text lines in the current language.
 
     ``you`` is the player's seat, told as "you"; seat names are shown without control characters.
     """
-    from chinchon.tui.session import shown_names, void_line
+    from chinchon.tui.session import shown_names
 
-    names = [printable(name) for name in shown_names(match.names, you)]
-
-    def said(seat: int, mine: str, theirs: str, **params: object) -> str:
-        return (mine if seat == you else theirs).format(name=names[seat], **params)
-
-    lines = [_("Match: {seats}").format(seats=", ".join(names))]
-    lines.append(_("Rules: {preset}").format(preset=rules_name(match.rules)))
-    reentries = [e for e in match.events if str(e.get("action", "")).startswith("reenter")]
-    for number, deal in enumerate(match.deals, start=1):
-        lines.append("")
-        if deal.first == you:
-            lines.append(_("Deal {number}: you play first").format(number=number))
-        else:
-            lines.append(_("Deal {number}: {first} plays first").format(number=number, first=names[deal.first]))
-        for seat in deal.seats:
-            cards = _show_cards(deal.hand_at_start(seat))
-            lines.append("  " + said(seat, _("You were dealt {cards}"), _("{name} was dealt {cards}"), cards=cards))
-        reader = _DealReader(deal)
-        for seat, action in deal.history:
-            lines.append("  " + _action_line(reader, names, seat, action, you))
-        result = deal.result
-        if result is None:
-            lines.append("  " + _("(the deal is not finished)"))
+    started = next((event for event in events if isinstance(event, MatchStarted)), None)
+    if started is None:
+        return []
+    names = [printable(name) for name in shown_names(started.names, you)]
+    scores = list(started.scores)
+    lines: list[str] = []
+    dealing = False  # within a deal, whose lines are indented
+    for told in tell_each(events, get_language(), names=names, you=you):
+        event = told.event
+        if isinstance(event, MatchStarted):
+            lines += [*told.lines, _("Rules: {preset}").format(preset=rules_name(event.rules))]
             continue
-        if result.closer is None:
-            lines.append("  " + void_line())
+        if isinstance(event, DealStarted):
+            if dealing:
+                lines.append("  " + _("(the deal is not finished)"))
+            lines += ["", *told.lines]
+            dealing = True
             continue
-        points = ", ".join(f"{names[s]} {result.points[s]:+d}" for s in deal.seats)
-        lines.append("  " + _("Points: {points}").format(points=points))
-        if result.chinchon:
-            lines.append("  " + said(result.closer, _("You made a chinchón!"), _("{name} made a chinchón!")))
-    for event in reentries:
-        seat = event["seat"]
-        if event["action"] == "reenter yes":
-            lines.append(said(seat, _("You re-entered"), _("{name} re-entered")))
-        else:
-            lines.append(said(seat, _("You stayed out"), _("{name} stayed out")))
-    lines.append("")
-    lines.append(
-        _("Totals: {totals}").format(totals=", ".join(f"{n} {t}" for n, t in zip(names, match.scores, strict=True)))
-    )
-    if match.winner is not None:
-        lines.append(said(match.winner, _("You win the match!"), _("Winner: {name}")))
-    else:
-        lines.append(_("The match is not finished."))
+        if isinstance(event, MatchEnded):
+            lines += ["", _("Totals: {totals}").format(totals=_totals(names, event.scores)), *told.lines]
+            return lines
+        if isinstance(event, DealEnded):
+            dealing, scores = False, list(event.scores)
+        elif isinstance(event, ReEntered):
+            scores[event.seat] = event.score
+        lines += ["  " + line for line in told.lines]
+    if dealing:
+        lines.append("  " + _("(the deal is not finished)"))
+    lines += ["", _("Totals: {totals}").format(totals=_totals(names, scores)), _("The match is not finished.")]
     return lines
+
+
+def _totals(names: Sequence[str], scores: Sequence[int]) -> str:
+    return ", ".join(f"{name} {total}" for name, total in zip(names, scores, strict=True))
 
 
 def player_seat(record: dict[str, Any], names: Sequence[str]) -> int | None:
@@ -729,7 +633,7 @@ def replay(
         return
     if you is None:
         you = player_seat(record, match.names)
-    for line in replay_lines(match, you if you is not None and 0 <= you < match.players else None):
+    for line in replay_lines(match.all_events(), you if you is not None and 0 <= you < match.players else None):
         typer.echo(for_terminal(card_letters(line, match.rules.deck)))
 
 

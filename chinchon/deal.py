@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, TypeVar, overload
 
 from chinchon.actions import (
     Action,
@@ -46,6 +47,19 @@ from chinchon.actions import (
 )
 from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
+from chinchon.events import (
+    Closed,
+    Discarded,
+    Drew,
+    Event,
+    LaidOff,
+    Passed,
+    PrivateEvent,
+    Showed,
+    StockRebuilt,
+    YouDrew,
+    YouPutFaceDown,
+)
 from chinchon.melds import (
     arrangements,
     best_arrangement,
@@ -57,7 +71,7 @@ from chinchon.melds import (
     normalize_meld,
     wild_layouts,
 )
-from chinchon.observation import DealResult, Observation, Phase, TableMeld
+from chinchon.observation import DealResult, Observation, Phase, PublicObservation, TableMeld
 from chinchon.rules import Rules, RulesError
 from chinchon.showdown_search import best_showdown_action
 from chinchon.tables import Tables, tables_for
@@ -101,6 +115,9 @@ _IN_SHOWDOWN = Phase.SHOWDOWN
 
 
 Reshuffle = Callable[[list[Card]], list[Card]]
+Tell = Callable[[Event], None]
+_UNTOLD: list[Event] = []
+"""The events held by a deal that tells nobody: none, ever (nothing is told without a listener)."""
 
 
 class _PublicCache:
@@ -135,10 +152,12 @@ class Deal:
         "_at_close",
         "_chinchon",
         "_clean",
+        "_close_from",
         "_discards",
-        "_drawn_from_pile",
         "_face_down",
+        "_held",
         "_jk",
+        "_kept",
         "_last_draw",
         "_m1",
         "_m2",
@@ -152,6 +171,7 @@ class Deal:
         "_run_adds",
         "_show_round",
         "_shown",
+        "_sink",
         "_stock",
         "_t",
         "_taken",
@@ -193,6 +213,7 @@ class Deal:
         reshuffle: Reshuffle | None = None,
         seats: Sequence[int] | None = None,
         decks: int | None = None,
+        tell: Tell | None = None,
     ) -> Deal:
         """Deal a new hand.
 
@@ -206,7 +227,10 @@ class Deal:
         when none is given).
 
         ``seats`` (for a match whose other seats are out) lists the seats that
-        play, in playing order; ``decks`` fixes the number of decks.
+        play, in playing order; ``decks`` fixes the number of decks. ``tell``
+        is called with each event of the deal's draws, discards, close and
+        showdown (:mod:`chinchon.events`) as actions are applied (a match's
+        deal tells its match; the fast path, :meth:`play`, tells nothing).
 
         Raises:
             RulesError: the number of players or the first seat is out of range.
@@ -226,6 +250,9 @@ class Deal:
             _check_deck(deck, cards, rules)
         deal = object.__new__(cls)
         deal._setup(rules, players, first, deck, rng, reshuffle, playing, decks)
+        if tell is not None:
+            deal._sink = tell
+            deal._held = []
         return deal
 
     def _setup(
@@ -272,7 +299,8 @@ class Deal:
         self.phase = Phase.DRAW
         self.to_move = first
         self.turn = 0
-        self._drawn_from_pile = -1
+        self._close_from = _first_closing_turn(rules, self.seats)
+        self._kept = -1
         self._last_draw: str | None = None
         self._discards: list[tuple[int, int]] = []
         self._taken: list[list[int]] = [[] for _ in range(players)]
@@ -292,6 +320,8 @@ class Deal:
         self._passes = 0
         self._at_close: tuple[Card, ...] = ()
         self._public: _PublicCache | None = None
+        self._sink: Tell | None = None
+        self._held: list[Event] = _UNTOLD
 
     # -- cards in hands ---------------------------------------------------------------
 
@@ -379,8 +409,9 @@ class Deal:
 
     # -- legal actions ----------------------------------------------------------------
 
-    def _may_close(self) -> bool:
-        return self.rules.close_on_first_turn or self.turn >= len(self.seats)
+    def may_close(self) -> bool:
+        """Whether the seat to move may close at this turn (``close_on_first_turn``), its hand allowing."""
+        return self.turn >= self._close_from
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move, in a fixed order (none when the deal is over).
@@ -412,37 +443,71 @@ class Deal:
             return False
         return True
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Play an action for the seat to move (or check that ``seat`` is that seat).
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Refuse an action that is not legal for the seat to move (or for ``seat``, when given), saying why.
+
+        Nothing is changed or copied. :meth:`is_legal` and :meth:`apply` check
+        with it; every rule it asks (the close limit, ``forbid_rediscard``, the
+        first round, what a lay-off may go on) is asked by the one function
+        that :meth:`legal_actions` and :meth:`moves` ask too.
 
         Raises:
-            IllegalAction: the action is not legal here; the message says why.
+            IllegalAction: the action is not legal here; the message says why (the text :meth:`apply` raises).
         """
+        self._check_seat(seat)
+        self._check(action)
+
+    def _check_seat(self, seat: int | None) -> None:
         mover = self.to_move
         if seat is not None and (seat != mover or type(seat) is not int):
             check_seat(seat)
             if mover is None:
                 raise IllegalAction(N_("the deal is over"))
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
-        # The two commonest actions are checked here, cheaply; every other action, and every
-        # illegal one (to say why), goes through _check. (A joker is never in the kinds mask _m1.)
-        if type(action) is Discard and self.phase is _IN_DISCARD:
-            assert mover is not None
-            card = action.card
-            t = self._t
-            cid = t.id_by_code[card._code] if type(card) is Card else -1
-            if cid >= 0 and self._m1[mover] >> cid & 1 and not (t.forbid_rediscard and cid == self._drawn_from_pile):
-                self.history.append((mover, action))
-                self.play(cid)
-                return
-        elif type(action) is Draw and self.phase is _IN_DRAW:
-            source = action.source
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play an action for the seat to move (or check that ``seat`` is that seat).
+
+        Raises:
+            IllegalAction: the action is not legal here (see :meth:`check`); the message says why.
+        """
+        if seat is not None:
+            self._check_seat(seat)
+        mover = self.to_move
+        # The commonest actions, legal, are played at once: a discard of a card held (a kind mask; jokers are not
+        # in _m1) but the one the rules keep (_kept), a draw from a stock that has cards or can be rebuilt, or from
+        # the pile. Every other action, and any refusal, goes through the checker, :meth:`check`'s own.
+        kind = action.__class__
+        if kind is Discard:
+            if self.phase is _IN_DISCARD:
+                card = action.card  # type: ignore[union-attr]  # a Discard
+                cid = self._t.id_by_code[card._code] if card.__class__ is Card else -1
+                if cid >= 0 and self._m1[mover] >> cid & 1 and cid != self._kept:  # type: ignore[index]
+                    self.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+                    if self._sink is None:
+                        self.play(cid)
+                    else:
+                        self._step(mover, cid)  # type: ignore[arg-type]  # a seat is to move
+                    return
+        elif kind is Draw and self.phase is _IN_DRAW:
+            source = action.source  # type: ignore[union-attr]  # a Draw
             if (source == "stock" and (self._stock or len(self._pile) > 1)) or (source == "discard" and self._pile):
-                self.history.append((mover, action))  # type: ignore[arg-type]
-                self.play(MOVE_STOCK if source == "stock" else MOVE_DISCARD_PILE)
+                move = MOVE_STOCK if source == "stock" else MOVE_DISCARD_PILE
+                self.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+                if self._sink is None:
+                    self.play(move)
+                else:
+                    self._step(mover, move)  # type: ignore[arg-type]  # a seat is to move
                 return
-        layouts = self._check(action)
-        self._play(action, layouts)
+        plan = self._check(action)
+        if plan.__class__ is int:
+            self.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+            if self._sink is None:
+                self.play(plan)
+            else:
+                self._step(mover, plan)  # type: ignore[arg-type]  # a seat is to move
+        else:
+            self._play(action, plan)  # type: ignore[arg-type]  # the melds of a close, or None
 
     def apply_unchecked(self, action: Action) -> None:
         """Play an action known to be legal (from :meth:`legal_actions`), without checking it."""
@@ -450,6 +515,51 @@ class Deal:
             self._play(action, self._close_melds(action))
         else:
             self._play(action, None)
+
+    def _step(self, seat: int, move: int) -> None:
+        """:meth:`play` a draw or a discard and tell its events."""
+        t = self._t
+        if move == MOVE_STOCK:
+            stock = self._stock
+            drawn = stock[-1] if stock else -1
+            rebuilds = len(self.reshuffles)
+            self.play(move)
+            if len(self.reshuffles) > rebuilds:
+                self._tell(StockRebuilt(len(self._stock) + 1))
+                drawn = t.id_of[self.reshuffles[-1][0]]
+            self._tell(Drew(seat, "stock", None))
+            self._tell(YouDrew(seat, t.card_of[drawn]))
+        elif move == MOVE_DISCARD_PILE:
+            self.play(move)
+            self._tell(Drew(seat, "discard", t.card_of[self._taken[seat][-1]]))
+        else:
+            self.play(move)
+            self._tell(Discarded(seat, t.card_of[move]))
+        self._flush()
+
+    def _tell(self, event: Event) -> None:
+        """Tell an event (when someone listens): a private one after the public one it goes with.
+
+        A showdown event is told with the seat to move after it, known only once
+        the engine has played what plays itself: it waits for the next public
+        event or the end of the action (:meth:`_flush`).
+        """
+        if self._sink is None:
+            return
+        if not isinstance(event, PrivateEvent):
+            self._flush()
+        self._held.append(event)
+
+    def _flush(self) -> None:
+        held = self._held
+        if not held or self._sink is None:
+            return
+        first = held[0]
+        if isinstance(first, Closed | Showed | LaidOff | Passed):
+            held[0] = replace(first, to_move=self.to_move)
+        for event in held:
+            self._sink(event)
+        held.clear()
 
     def copy(self, history: bool = True) -> Deal:
         """An independent copy of the deal (for search).
@@ -470,7 +580,8 @@ class Deal:
         other.phase = self.phase
         other.to_move = self.to_move
         other.turn = self.turn
-        other._drawn_from_pile = self._drawn_from_pile
+        other._kept = self._kept
+        other._close_from = self._close_from
         other._last_draw = self._last_draw
         other.result = self.result
         other.closer = self.closer
@@ -482,6 +593,9 @@ class Deal:
         other._passes = self._passes
         other._at_close = self._at_close
         other._public = self._public
+        # A copy tells nobody: the events are the match's own deal's.
+        other._sink = None
+        other._held = _UNTOLD
         # Copied: every list and set the deal changes in place.
         other._m1 = list(self._m1)
         other._m2 = list(self._m2)
@@ -529,7 +643,7 @@ class Deal:
         t = self._t
         ids, closable, natural = self._open_discards(seat, t.ids_by_suit, t.ids)
         if closable:
-            forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
+            forbidden = self._kept
             if natural:
                 # Distinct natural cards: the kind mask is the hand, and the closes are found on it directly.
                 ids.extend(
@@ -546,7 +660,7 @@ class Deal:
         of distinct natural cards. A discard is given as ``of[card id]``; ``by_suit[s][mask]`` are those
         of the cards of suit ``s`` in the kind mask (ids for :meth:`moves`, actions for :meth:`legal_actions`)."""
         t = self._t
-        forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
+        forbidden = self._kept
         m1 = self._m1[seat]
         jokers = self._jk[seat]
         R, full = t.R, t.full
@@ -560,7 +674,7 @@ class Deal:
         else:
             discards = [of[cid] for cid in self._ids(seat, distinct=True) if cid != forbidden]
         natural = not (jokers or self._m2[seat] or m1 & t.wild_ace)
-        if not (t.close_on_first_turn or self.turn >= len(self.seats)):
+        if self.turn < self._close_from:
             return discards, False, natural
         solver = t.solver
         # Distinct natural cards: m1 is the whole hand, and its suit masks are at hand.
@@ -571,18 +685,16 @@ class Deal:
         """Every close of ``seat`` as an action: each closing discard with each way of laying its melds."""
         t = self._t
         rules = self.rules
-        forbidden = self._drawn_from_pile if t.forbid_rediscard else -1
+        forbidden = self._kept
         forbidden_card = t.card_of[forbidden] if forbidden >= 0 else None
         # Where a wild card stands in a run changes what the others can lay off on it.
-        layouts = (
-            not natural and rules.layoffs and (self._jk[seat] or self._m1[seat] & t.wild_ace or self._m2[seat] & 1)
-        )
+        wilds = not natural and (self._jk[seat] or self._m1[seat] & t.wild_ace or self._m2[seat] & 1)
         closes: list[Action] = []
         for option in closing_options(self.hand(seat), rules):
             if option.discard == forbidden_card:
                 continue
             melds = option.arrangement.melds
-            if layouts and (option.arrangement.loose or rules.layoffs_on_clean_close):
+            if wilds and _melds_take_layoffs(rules, not option.arrangement.loose):
                 for laid in wild_layouts(melds, rules):
                     close = Close(option.discard, laid)
                     if close not in closes:
@@ -614,11 +726,11 @@ class Deal:
                     self._refill()
                     stock = self._stock
                 cid = stock.pop()
-                self._drawn_from_pile = -1
+                self._kept = -1
                 self._last_draw = "stock"
             else:
                 cid = self._pile.pop()
-                self._drawn_from_pile = cid
+                self._kept = _kept_after_drawing(self._t, cid)
                 self._taken[seat].append(cid)
                 self._last_draw = "discard"
             # _add and _remove written out: this is the search's innermost loop.
@@ -665,13 +777,97 @@ class Deal:
         return self._t.card_of[card_id]
 
     def masks(self, seat: int) -> tuple[int, int, int]:
-        """A seat's hand as the solver sees it: kinds held, kinds held twice, wild cards."""
+        """A seat's hand as the solver sees it: kinds held, kinds held twice, wild cards (the wild ace among them)."""
         return self._solver_hand(seat)
+
+    def held(self, seat: int) -> tuple[int, int, int]:
+        """A seat's hand as the deal keeps it: kinds held, kinds held twice, jokers."""
+        return self._m1[seat], self._m2[seat], self._jk[seat]
+
+    @property
+    def tables(self) -> Tables:
+        """The card numbering of the deal's rules (ids, values, the solver): :class:`~chinchon.tables.Tables`."""
+        return self._t
 
     @property
     def pile_ids(self) -> list[int]:
         """The discard pile as card ids, top last (shared: do not change it)."""
         return self._pile
+
+    @property
+    def stock_ids(self) -> list[int]:
+        """The stock as card ids, top last (shared: do not change it; see :meth:`redeal_ids`)."""
+        return self._stock
+
+    @property
+    def clean_close(self) -> bool:
+        """Whether the closer laid every card in melds when it closed (``False`` before a close)."""
+        return self._clean
+
+    def shuffle_stock(self, rng: random.Random) -> None:
+        """Shuffle the stock in place (for search: a deal whose stock order nobody knows)."""
+        rng.shuffle(self._stock)
+
+    def redeal_ids(self, hands: Mapping[int, int], stock: list[int]) -> None:
+        """Deal the cards of these seats and of the stock anew, in place (for search: a sampled deal shaped by
+        what the others played; :func:`chinchon.bots.playout.sample_deal`).
+
+        ``hands`` maps seats to kind masks of single natural cards; ``stock`` is
+        card ids, top last (kept, not copied). Only for seats whose hands hold
+        single natural cards and a stock of such cards (one deck, no wild
+        card): together they must be the cards those seats and the stock held.
+
+        Raises:
+            ValueError: the cards are not those the seats and the stock held, or the hands are not of single
+                natural cards.
+        """
+        before = after = 0
+        count = len(self._stock) - len(stock)
+        for seat, mask in hands.items():
+            if self._m2[seat] or self._jk[seat] or mask & self._t.wild_ace:
+                raise ChinchonError(N_("only hands of single natural cards can be dealt anew by their masks"))
+            before |= self._m1[seat]
+            after |= mask
+            count += self._m1[seat].bit_count() - mask.bit_count()
+        for cid in self._stock:
+            before |= 1 << cid
+        for cid in stock:
+            after |= 1 << cid
+        if before != after or count:
+            raise ChinchonError(N_("the cards dealt anew are not the cards the hands and the stock held"))
+        for seat, mask in hands.items():
+            self._m1[seat] = mask
+        self._stock = stock
+
+    def redeal(self, hands: Mapping[int, Sequence[Card]], stock: Sequence[Card], face_down: Card | None = None) -> Deal:
+        """A copy of the deal with the cards nobody but their holder sees put elsewhere: these seats' hands, the
+        stock (top first) and the closer's face-down card. For search, and to test what a seat may see.
+
+        The cards must be those the seats, the stock and the face-down card held;
+        the cards each seat is known to hold (taken from the discard pile) stay
+        listed as taken.
+
+        Raises:
+            ValueError: the cards are not those that were there.
+        """
+        t = self._t
+        had = Counter(card for seat in hands for card in self.hand(seat)) + Counter(self.stock)
+        have = Counter(card for cards in hands.values() for card in cards) + Counter(stock)
+        if self.face_down is not None:
+            had[self.face_down] += 1
+        if face_down is not None:
+            have[face_down] += 1
+        if had != have or (face_down is None) != (self.face_down is None):
+            raise ChinchonError(N_("the cards dealt anew are not the cards the hands and the stock held"))
+        other = self.copy()
+        for seat, cards in hands.items():
+            other._m1[seat] = other._m2[seat] = other._jk[seat] = 0
+            for card in cards:
+                other._add(seat, t.id_of[card])
+        other._stock = [t.id_of[card] for card in reversed(stock)]
+        if face_down is not None:
+            other._face_down = t.id_of[face_down]
+        return other
 
     @classmethod
     def sample(cls, observation: Observation, rng: random.Random) -> Deal:
@@ -730,7 +926,9 @@ class Deal:
         deal.to_move = obs.to_move
         deal.turn = obs.turn
         drew_pile = obs.phase is Phase.DISCARD and obs.last_draw == "discard" and obs.to_move is not None
-        deal._drawn_from_pile = t.id_of[obs.taken[obs.to_move][-1]] if drew_pile and obs.to_move is not None else -1
+        drawn = t.id_of[obs.taken[obs.to_move][-1]] if drew_pile and obs.to_move is not None else -1
+        deal._kept = _kept_after_drawing(t, drawn) if drawn >= 0 else -1
+        deal._close_from = _first_closing_turn(rules, obs.seats)
         deal._last_draw = obs.last_draw
         deal._discards = [(seat, t.id_of[card]) for seat, card in obs.discards]
         deal._taken = [[t.id_of[card] for card in taken] for taken in obs.taken]
@@ -751,12 +949,15 @@ class Deal:
         deal._passes = 0
         deal._at_close = ()
         deal._public = None
+        deal._sink = None
+        deal._held = _UNTOLD
         return deal
 
     # -- checking ---------------------------------------------------------------------
 
-    def _check(self, action: Action) -> Sequence[tuple[Card, ...]] | None:
-        """Raise IllegalAction unless the action is legal; for a close, its melds."""
+    def _check(self, action: Action) -> int | Sequence[tuple[Card, ...]] | None:
+        """Raise IllegalAction unless the action is legal; else how to play it: a draw's or a discard's
+        move (as :meth:`play` takes it), a close's melds, ``None`` for a showdown decision."""
         phase = self.phase
         seat = self.to_move
         if phase is Phase.OVER or seat is None:
@@ -765,32 +966,31 @@ class Deal:
             if phase is not Phase.DRAW:
                 raise IllegalAction(N_("you have already drawn; discard or close"))
             if action.source == "stock":
-                if not self._stock and len(self._pile) <= 1:
-                    raise IllegalAction(N_("the stock is empty"))
-            elif action.source == "discard":
-                if not self._pile:
-                    raise IllegalAction(N_("the discard pile is empty"))
-            else:
-                raise IllegalAction(
-                    N_("draw from the stock or from the discard pile, not {source}"), source=action.source
-                )
-            return None
+                # The stock may be drawn while it has cards, or while the pile has more than its top to rebuild it.
+                if self._stock or len(self._pile) > 1:
+                    return MOVE_STOCK
+                raise IllegalAction(N_("the stock is empty"))
+            if action.source == "discard":
+                if self._pile:
+                    return MOVE_DISCARD_PILE
+                raise IllegalAction(N_("the discard pile is empty"))
+            raise IllegalAction(N_("draw from the stock or from the discard pile, not {source}"), source=action.source)
         if isinstance(action, Discard | Close):
             if phase is Phase.DRAW:
                 raise IllegalAction(N_("you must draw first"))
             if phase is not Phase.DISCARD:
                 raise IllegalAction(N_("the deal has been closed"))
             card = action.discard if isinstance(action, Close) else action.card
-            cid = self._t.id_of.get(card) if isinstance(card, Card) else None
-            if cid is None or not self._holds(seat, cid):
+            held = self._t.id_of.get(card) if isinstance(card, Card) else None
+            if held is None or not self._holds(seat, held):
                 raise IllegalAction(N_("{card} is not in your hand"), card=card)
-            if self.rules.forbid_rediscard and cid == self._drawn_from_pile:
+            if held == self._kept:
                 raise IllegalAction(
                     N_("you may not discard {card}: you have just taken it from the discard pile"), card=card
                 )
             if isinstance(action, Discard):
-                return None
-            if not self._may_close():
+                return held
+            if not self.may_close():
                 raise IllegalAction(N_("nobody may close in the first round of turns"))
             return self._close_melds(action, check=True)
         if isinstance(action, Show | LayOff | Pass):
@@ -819,13 +1019,14 @@ class Deal:
             melds, loose = _take_melds(rest, action.melds, rules) if check else _split(rest, action.melds)
         if check:
             points = sum(rules.value(card) for card in loose)
-            if points > rules.close_limit:
+            within = self._t.solver.within_close_limit
+            if not within(points, 0):
                 raise IllegalAction(
                     N_("closing would leave {points} loose points; at most {limit} are allowed"),
                     points=points,
                     limit=rules.close_limit,
                 )
-            if rules.close_max_loose_cards is not None and len(loose) > rules.close_max_loose_cards:
+            if not within(0, len(loose)):
                 raise IllegalAction(
                     N_("closing would leave {count} loose cards; at most {limit} are allowed"),
                     count=len(loose),
@@ -842,14 +1043,16 @@ class Deal:
             action = Close(action.discard, tuple(tuple(meld) for meld in melds))
         self.history.append((seat, action))
         if isinstance(action, Draw):
-            self.play(MOVE_STOCK if action.source == "stock" else MOVE_DISCARD_PILE)
+            self._step(seat, MOVE_STOCK if action.source == "stock" else MOVE_DISCARD_PILE)
         elif isinstance(action, Discard):
-            self.play(self._t.id_of[action.card])
+            self._step(seat, self._t.id_of[action.card])
         elif isinstance(action, Close):
             assert melds is not None
             self._close(seat, action.discard, melds)
         else:
             self._play_showdown(seat, action)
+        if self._sink is not None:
+            self._flush()
 
     def _stock_out(self) -> None:
         """At the end of a turn that emptied the stock: the deal is void if the stock may not be rebuilt again."""
@@ -900,18 +1103,24 @@ class Deal:
                 self._remove(seat, t.id_of[card])
                 self._untake(seat, t.id_of[card])
         self._clean = self.hand_size(seat) == 0
-        open_melds = rules.layoffs and (not self._clean or rules.layoffs_on_clean_close)
+        open_melds = _melds_take_layoffs(rules, self._clean)
         self.table = [TableMeld(seat, tuple(meld), open_melds) for meld in melds]
         self.turn += 1
         self.phase = Phase.SHOWDOWN
+        if self._sink is not None:
+            self._tell(Closed(seat, tuple(tuple(meld) for meld in melds), open_melds, None))
+            self._tell(YouPutFaceDown(seat, discard))
         others = self.seats_after(seat)
         if not rules.layoffs:
+            # Without lay-offs the others' hands are shown by the rules, not by a decision: the deal's end tells them.
             for other in others:
                 arrangement = best_arrangement(self.hand(other), rules)
-                self._show(other, arrangement.melds)
+                self._show(other, arrangement.melds, told=False)
             self._finish()
             return
-        self._queue = others
+        # One pass round the table: the others in playing order, then the closer when it lays off too.
+        self._queue = [*others, seat] if rules.closer_lays_off else others
+        self._shown[seat] = True
         self._show_round = True
         self._added = False
         self._run_adds = set()
@@ -925,29 +1134,47 @@ class Deal:
         if cid in taken:
             taken.remove(cid)
 
-    def _show(self, seat: int, melds: Sequence[tuple[Card, ...]]) -> None:
+    def _show(self, seat: int, melds: Sequence[tuple[Card, ...]], told: bool = True) -> None:
         for meld in melds:
             for card in meld:
                 self._remove(seat, self._t.id_of[card])
                 self._untake(seat, self._t.id_of[card])
             self.table.append(TableMeld(seat, tuple(meld), True))
         self._shown[seat] = True
+        if told and self._sink is not None:
+            self._tell(Showed(seat, tuple(tuple(meld) for meld in melds), None))
 
-    def _layoffs(self, seat: int) -> list[LayOff]:
+    def _closed_to(self, seat: int) -> dict[int, str]:
+        """The table's melds that take no lay-off from ``seat`` now, by index, each with why: a clean close's melds,
+        and with two decks a run that took its card from the seat this round (RULES.md D7, D8). The one place
+        those rules are read; what card fits an open meld is :func:`~chinchon.melds.meld_extensions`'s to say."""
+        closed: dict[int, str] = {}
+        one_a_round = self.decks > 1 and self.rules.layoff_one_per_run_per_round
+        for index, meld in enumerate(self.table):
+            if not meld.open:
+                closed[index] = N_("the melds of a clean close take no cards")
+            elif one_a_round and (seat, index) in self._run_adds:
+                closed[index] = N_("a run takes one card from each player in each round")
+        return closed
+
+    def _layoffs(self, seat: int, any_one: bool = False) -> list[LayOff]:
+        """Every lay-off ``seat`` may make now, in a fixed order; with ``any_one``, one of them (or none)."""
         rules = self.rules
-        two_decks = self.decks > 1 and rules.layoff_one_per_run_per_round
         out: list[LayOff] = []
         t = self._t
         id_of, joker = t.id_of, t.joker
         held, jokers = self._m1[seat], self._jk[seat]
+        closed = self._closed_to(seat)
         for index, meld in enumerate(self.table):
-            if not meld.open or (two_decks and (seat, index) in self._run_adds):
+            if index in closed:
                 continue
             # A meld takes few cards: ask the hand about each of them rather than the meld about each card held.
             for card in meld_extensions(meld.cards, rules):
                 cid = id_of.get(card)
                 if cid is not None and (jokers > 0 if cid == joker else held >> cid & 1):
                     out.append(LayOff(card, index))
+                    if any_one:
+                        return out
         out.sort(key=lambda a: (a.card, a.meld_index))
         return out
 
@@ -986,10 +1213,9 @@ class Deal:
         if cid is None or not self._holds(seat, cid):
             raise IllegalAction(N_("{card} is not in your hand"), card=card)
         meld = self.table[index]
-        if not meld.open:
-            raise IllegalAction(N_("the melds of a clean close take no cards"))
-        if self.decks > 1 and self.rules.layoff_one_per_run_per_round and (seat, index) in self._run_adds:
-            raise IllegalAction(N_("a run takes one card from each player in each round"))
+        closed = self._closed_to(seat)
+        if index in closed:
+            raise IllegalAction(closed[index])
         if card not in meld_extensions(meld.cards, self.rules):
             raise IllegalAction(N_("{card} does not fit {meld}"), card=card, meld=meld)
 
@@ -1001,6 +1227,8 @@ class Deal:
             meld = self.table[action.meld_index]
             extended = meld_extensions(meld.cards, self.rules)[action.card]
             self.table[action.meld_index] = TableMeld(meld.owner, extended, meld.open)
+            if self._sink is not None:
+                self._tell(LaidOff(seat, action.card, action.meld_index, extended, meld.owner, None))
             self._remove(seat, self._t.id_of[action.card])
             self._untake(seat, self._t.id_of[action.card])
             self._added = True
@@ -1008,6 +1236,8 @@ class Deal:
             if self.decks > 1 and self.rules.layoff_one_per_run_per_round and is_run(extended, self.rules):
                 self._run_adds.add((seat, action.meld_index))
         else:
+            if self._sink is not None:
+                self._tell(Passed(seat, None))
             self._queue.pop(0)
             if not self._queue:
                 self._next_round()
@@ -1055,7 +1285,7 @@ class Deal:
                 self.history.append((seat, options[0]))
                 self._show(seat, options[0].melds if isinstance(options[0], Show) else ())
                 continue
-            if self.hand_size(seat) and self._layoffs(seat):
+            if self.hand_size(seat) and self._layoffs(seat, any_one=True):
                 return
             self._queue.pop(0)
             if not self._queue:
@@ -1148,43 +1378,88 @@ class Deal:
         discards.extend((who, card_of[cid]) for who, cid in self._discards[len(discards) :])
         return texts, hidden, discards
 
-    def observation(self, seat: int) -> Observation:
-        """Everything ``seat`` may know about the deal, and nothing else."""
+    @overload
+    def observation(self, seat: int) -> Observation: ...
+
+    @overload
+    def observation(self, seat: None) -> PublicObservation: ...
+
+    def observation(self, seat: int | None) -> Observation | PublicObservation:
+        """Everything ``seat`` may know about the deal, and nothing else; with ``None``, what anyone may know.
+
+        Raises:
+            RulesError: ``seat`` is not a seat of the deal.
+        """
+        if seat is None:
+            texts, _ = self._histories(None)
+            return PublicObservation(seat=None, hand=(), history=texts, legal_actions=(), **self._public_facts())
         if type(seat) is not int or not 0 <= seat < self.players:
             raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
+        texts, _ = self._histories(seat)
+        return Observation(
+            seat=seat,
+            hand=tuple(self.hand(seat)),
+            history=texts,
+            legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
+            **self._public_facts(),
+        )
+
+    def _public_facts(self) -> dict[str, Any]:
+        """What anyone watching may know of the deal, by :class:`~chinchon.observation.PublicObservation` field:
+        the allow-list every observation is built from (a seat's adds its hand, history and legal actions)."""
         card_of = self._t.card_of
         over = self.phase is Phase.OVER
+        _, discards = self._histories(None)
+        return {
+            "players": self.players,
+            "rules": self.rules,
+            "seats": self.seats,
+            "decks": self.decks,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "first": self.first,
+            "turn": self.turn,
+            "hand_sizes": tuple(self.hand_size(s) for s in range(self.players)),
+            "stock_size": len(self._stock),
+            "rebuilds": len(self.reshuffles),
+            "discard_pile": tuple(card_of[cid] for cid in self._pile),
+            "discards": discards,
+            "taken": tuple(tuple(card_of[cid] for cid in taken) for taken in self._taken),
+            "last_draw": self._last_draw,
+            "closer": self.closer,
+            "table": tuple(self.table),
+            "revealed": tuple(tuple(self.hand(s)) for s in range(self.players)) if over else (),
+            "result": self.result,
+        }
+
+    def _histories(self, seat: int | None) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, Card], ...]]:
+        """The history as ``seat`` reads it (``None``: as anyone does: a close without its face-down card),
+        and the discards as cards."""
         texts, hidden, discards = self._public_lists()
         if hidden:
             texts = list(texts)
             for index, text in hidden.items():
                 if texts[index][0] != seat:
                     texts[index] = (texts[index][0], text)
-        return Observation(
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            seats=self.seats,
-            decks=self.decks,
-            phase=self.phase,
-            to_move=self.to_move,
-            first=self.first,
-            turn=self.turn,
-            hand=tuple(self.hand(seat)),
-            hand_sizes=tuple(self.hand_size(s) for s in range(self.players)),
-            stock_size=len(self._stock),
-            rebuilds=len(self.reshuffles),
-            discard_pile=tuple(card_of[cid] for cid in self._pile),
-            discards=tuple(discards),
-            taken=tuple(tuple(card_of[cid] for cid in taken) for taken in self._taken),
-            last_draw=self._last_draw,
-            closer=self.closer,
-            table=tuple(self.table),
-            revealed=tuple(tuple(self.hand(s)) for s in range(self.players)) if over else (),
-            result=self.result,
-            history=tuple(texts),
-            legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
-        )
+        return tuple(texts), tuple(discards)
+
+
+def _first_closing_turn(rules: Rules, seats: Sequence[int]) -> int:
+    """The first turn (counted from 0) at which a seat may close: the second round where ``close_on_first_turn`` is
+    false (RULES.md D5). The one place that rule is read."""
+    return 0 if rules.close_on_first_turn else len(seats)
+
+
+def _kept_after_drawing(t: Tables, card_id: int) -> int:
+    """The card a seat that just took ``card_id`` from the discard pile may not discard at once
+    (``forbid_rediscard``, RULES.md D4), or -1. The one place that rule is read."""
+    return card_id if t.forbid_rediscard else -1
+
+
+def _melds_take_layoffs(rules: Rules, clean: bool) -> bool:
+    """Whether a closer's melds take lay-offs (RULES.md D7): with lay-offs, unless the close matched every card
+    and ``layoffs_on_clean_close`` is false. The one place that rule is read."""
+    return rules.layoffs and (not clean or rules.layoffs_on_clean_close)
 
 
 def _next_seats(seats: tuple[int, ...], players: int) -> list[int]:

@@ -15,14 +15,26 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, overload
 
 from chinchon.actions import Action, IllegalAction, ReEnter
 from chinchon.cards import Card
 from chinchon.chance import Chance
 from chinchon.deal import Deal, check_seat
 from chinchon.errors import N_, ChinchonError
-from chinchon.observation import DealResult, Observation, Phase
+from chinchon.events import (
+    DealEnded,
+    DealStarted,
+    Event,
+    MatchEnded,
+    MatchStarted,
+    PrivateEvent,
+    PublicEvent,
+    ReEntered,
+    ReEntryAsked,
+    YouWereDealt,
+)
+from chinchon.observation import DealResult, Observation, Phase, PublicObservation
 from chinchon.record_format import match_record, replay_match
 from chinchon.rules import Rules, RulesError
 from chinchon.showdown_search import best_showdown_action
@@ -91,13 +103,17 @@ class Match:
         self.winner: int | None = None
         self.deals: list[Deal] = []
         self.results: list[DealResult] = []
-        self.events: list[dict[str, Any]] = []
+        self.log: list[dict[str, Any]] = []
+        self._told: list[Event] = []
+        self._marks: list[int] = []
+        self._public: list[Event] = []
         self._pending: list[int] = []
         self._playoff: list[int] | None = None
         self._chance = _chance or Chance(random.Random(seed), decks)
         self.first_given = first is not None
         if len(self.active) < 2:
             raise RulesError(N_("scores: at least two seats must start under the limit"))
+        self._tell(MatchStarted(names, rules, self.initial_scores, tuple(self.active), self.decks, self.pot))
         if first is None:
             first = self._draw_first()
         elif first not in self.active:
@@ -138,7 +154,7 @@ class Match:
             first = self._chance.lot(seats)
             if first not in seats:
                 raise ChinchonError(N_("the first player drawn, seat {seat}, is not in the match"), seat=first)
-            self.events.append({"chance": "lot", "seat": first})
+            self.log.append({"chance": "lot", "seat": first})
             return first
         cards = self.rules.cards(decks=self.decks)
         order = list(self.rules.ranks)
@@ -157,12 +173,12 @@ class Match:
             top = max(height(card) for card in drawn)
             contenders = [seat for seat, card in zip(contenders, drawn, strict=True) if height(card) == top]
             if len(contenders) == 1:
-                self.events.append({"chance": "high_card", "draws": rounds})
+                self.log.append({"chance": "high_card", "draws": rounds})
                 return contenders[0]
 
     def _start_deal(self, first: int) -> None:
         deck = self._chance.deck(self.rules.cards(decks=self.decks))
-        self.events.append(
+        self.log.append(
             {"deal": len(self.deals) + 1, "dealer": self.dealer, "first": first, "deck": [str(c) for c in deck]}
         )
         deal = Deal.new(
@@ -173,13 +189,23 @@ class Match:
             reshuffle=self._record_reshuffle,
             seats=self._playing(),
             decks=self.decks,
+            tell=self._tell,
         )
         self.deal = deal
         self.deals.append(deal)
+        top = deal.discard_pile[-1]
+        playoff = self._playoff is not None
+        self._tell(
+            DealStarted(
+                len(self.deals), self.dealer, first, deal.seats, top, len(deal.stock), tuple(self.scores), playoff
+            )
+        )
+        for seat in deal.seats:
+            self._tell(YouWereDealt(seat, tuple(deal.hand(seat))))
 
     def _record_reshuffle(self, cards: list[Card]) -> list[Card]:
         order = self._chance.reshuffle(cards)
-        self.events.append({"chance": "reshuffle", "stock": [str(c) for c in order]})
+        self.log.append({"chance": "reshuffle", "stock": [str(c) for c in order]})
         return order
 
     # -- playing --------------------------------------------------------------------------
@@ -206,20 +232,28 @@ class Match:
             return [ReEnter(True), ReEnter(False)]
         return self.deal.legal_actions()
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether the action is legal for the seat to move."""
-        if self.over:
-            return False
-        if self._pending:
-            return isinstance(action, ReEnter) and isinstance(action.accept, bool)
-        return self.deal.is_legal(action)
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Refuse an action that is not legal for the seat to move (or for ``seat``, when given), saying why.
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Play an action for the seat to move (or check that ``seat`` is that seat).
+        Nothing is changed or copied. :meth:`is_legal` and :meth:`apply` check
+        with it, and within a deal :meth:`Deal.check <chinchon.deal.Deal.check>`.
 
         Raises:
-            IllegalAction: the action is not legal here; the message says why.
+            IllegalAction: the action is not legal here; the message says why (the text :meth:`apply` raises).
         """
+        if self._check_turn(action, seat):
+            self.deal.check(action)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the action is legal for the seat to move."""
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def _check_turn(self, action: Action, seat: int | None) -> bool:
+        """The match's own checks (the end, whose turn, re-entry); whether the deal is to check the action."""
         if self.over:
             raise IllegalAction(N_("the match is over"))
         mover = self.to_move
@@ -229,16 +263,28 @@ class Match:
         if self._pending:
             if not isinstance(action, ReEnter) or not isinstance(action.accept, bool):
                 raise IllegalAction(N_("seat {seat} must first decide whether to re-enter"), seat=mover)
-            self.events.append({"seat": mover, "action": str(action)})
-            self._reenter(action.accept)
-            return
+            return False
         if isinstance(action, ReEnter):
             raise IllegalAction(N_("nobody is deciding on re-entry now"))
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play an action for the seat to move (or check that ``seat`` is that seat).
+
+        Raises:
+            IllegalAction: the action is not legal here (see :meth:`check`); the message says why.
+        """
+        mover = self.to_move
+        if not self._check_turn(action, seat):
+            assert isinstance(action, ReEnter)
+            self.log.append({"seat": mover, "action": str(action)})
+            self._reenter(action.accept)
+            return
         self.deal.apply(action)
         self._after_action(mover, action)
 
     def _after_action(self, mover: int | None, action: Action) -> None:
-        self.events.append({"seat": mover, "action": str(action)})
+        self.log.append({"seat": mover, "action": str(action)})
         deal = self.deal
         # Decisions the deal played by itself (forced shows, skipped seats) are in its history.
         if deal.phase is Phase.OVER:
@@ -264,8 +310,10 @@ class Match:
         result = self.deal.result
         assert result is not None
         self.results.append(result)
+        number = len(self.deals)
         if result.closer is None:
             # A void deal scores nobody: the deal passes on.
+            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             self._next_deal()
             return
         playing = self._playing()
@@ -275,9 +323,11 @@ class Match:
             if floor is not None and self.scores[seat] < floor:
                 self.scores[seat] = floor
         if result.chinchon and self.rules.chinchon == "win":
+            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             self._win(result.closer)
             return
         if self._playoff is not None:
+            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             low = min(self.scores[seat] for seat in self._playoff)
             tied = [seat for seat in self._playoff if self.scores[seat] == low]
             if len(tied) == 1:
@@ -290,8 +340,11 @@ class Match:
         newly_out = [seat for seat in order if seat in self.active and self._out(self.scores[seat])]
         self.active = [seat for seat in self.active if seat not in newly_out]
         self._just_out = newly_out
+        self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), tuple(newly_out)))
         if newly_out and self.rules.reentry != "none" and self.active:
             self._pending = [s for s in newly_out if self.rules.reentry == "unlimited" or self.reentries[s] == 0]
+            if self._pending:
+                self._tell(ReEntryAsked(tuple(self._pending), max(self.scores[s] for s in self.active)))
         if not self._pending:
             self._after_hand()
 
@@ -302,6 +355,7 @@ class Match:
             self.reentries[seat] += 1
             self.pot += self.rules.stake
             self.active = sorted([*self.active, seat])
+        self._tell(ReEntered(seat, accept, self.scores[seat], self.pot))
         if not self._pending:
             self._after_hand()
 
@@ -326,18 +380,79 @@ class Match:
         self.winner = seat
         self.over = True
         self._pending = []
-        self.events.append({"winner": seat})
+        self.log.append({"winner": seat})
+        self._tell(MatchEnded(seat, tuple(self.scores), self.pot))
 
     # -- views ---------------------------------------------------------------------------
 
-    def observation(self, seat: int) -> Observation:
-        """Everything ``seat`` may know about the match, and nothing else."""
+    # -- what happened ---------------------------------------------------------------------
+
+    def _tell(self, event: Event) -> None:
+        if isinstance(event, PublicEvent):
+            self._marks.append(len(self._told))
+            self._public.append(event)
+        self._told.append(event)
+
+    def _since(self, since: int) -> int:
+        """Where the events after public event number ``since`` start in the list of every event."""
+        if type(since) is not int or since < 0:
+            raise ChinchonError(N_("since: expected an event number from 0, got {value}"), value=repr(since))
+        return self._marks[since] if since < len(self._marks) else len(self._told)
+
+    def events(self, since: int = 0) -> list[Event]:
+        """The public events after number ``since``: everything so far with ``since`` 0.
+
+        Events are numbered from 1 within the match, in order: the event
+        numbered ``n`` is ``match.events()[n - 1]``, and ``match.events(n)``
+        the ones after it. What a spectator may know (:mod:`chinchon.events`).
+
+        Raises:
+            ValueError: ``since`` is not a whole number from 0.
+        """
+        self._since(since)
+        return self._public[since:]
+
+    def events_for(self, seat: int, since: int = 0) -> list[Event]:
+        """The public events after number ``since`` with ``seat``'s private ones, each after the public event
+        it goes with: all that seat may know of what happened.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of the match, or ``since`` is not a whole number from 0.
+        """
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
+        return [e for e in self._told[self._since(since) :] if not isinstance(e, PrivateEvent) or e.seat == seat]
+
+    def all_events(self, since: int = 0) -> list[Event]:
+        """The public events after number ``since`` with every seat's private ones in place: the whole match, as
+        its record's reader (a replay, an analysis) may tell it. Never for a player's eyes while it is played.
+
+        Raises:
+            ValueError: ``since`` is not a whole number from 0.
+        """
+        return self._told[self._since(since) :]
+
+    # -- views ---------------------------------------------------------------------------
+
+    @overload
+    def observation(self, seat: int) -> Observation: ...
+
+    @overload
+    def observation(self, seat: None) -> PublicObservation: ...
+
+    def observation(self, seat: int | None) -> Observation | PublicObservation:
+        """Everything ``seat`` may know about the match, and nothing else; with ``None``, what anyone watching
+        may know (built from public facts only, as :meth:`Deal.observation <chinchon.deal.Deal.observation>`).
+
+        Raises:
+            RulesError: ``seat`` is not a seat of the match.
+        """
         base = self.deal.observation(seat)
-        pending = self._pending and self._pending[0] == seat
+        mine = seat is not None and (self._pending[0] == seat if self._pending else bool(base.legal_actions))
         return replace(
             base,
             to_move=self.to_move,
-            legal_actions=tuple(self.legal_actions()) if pending or (not self._pending and base.legal_actions) else (),
+            legal_actions=tuple(self.legal_actions()) if mine else (),
             scores=tuple(self.scores),
             active=tuple(self.active),
             dealer=self.dealer,

@@ -184,6 +184,7 @@ class Solver:
         self._points_cache: dict[int, int] = {}
         self._close_cache: dict[int, bool] = {}
         self._discard_cache: dict[int, int] = {}
+        self._caches = (self._best_cache, self._points_cache, self._close_cache, self._discard_cache)
         # Fast paths for hands of single natural cards: a bit per card code,
         # the cards and the dearest card of each suit's rank mask.
         self.bit_by_code: list[int] = [0] * 100
@@ -197,6 +198,11 @@ class Solver:
         for m in range(1, 1 << R):
             top = max(rank_values[p] for p in range(R) if m >> p & 1)
             self.suit_top.append((top, next(p for p in range(R) if m >> p & 1 and rank_values[p] == top)))
+
+    def clear_caches(self) -> None:
+        """Forget the hands solved so far (each search keeps up to 200,000): to time the solver from cold."""
+        for cache in self._caches:
+            cache.clear()
 
     # -- hands ----------------------------------------------------------------------
 
@@ -277,7 +283,7 @@ class Solver:
 
     def arrangement_single(self, mask: int) -> Arrangement:
         """The best arrangement of a hand of distinct natural cards."""
-        key, chosen = self._best_single(mask)
+        key, chosen = self.best_single(mask)
         covered = 0
         for meld in chosen:
             covered |= meld
@@ -285,11 +291,18 @@ class Solver:
             chosen = tuple(sorted(chosen, key=self._meld_order))
         return Arrangement(tuple(map(self.cards_of, chosen)), self.cards_of(mask & ~covered), key[0])
 
+    def within_close_limit(self, points: int, loose_cards: int) -> bool:
+        """Whether a close may leave these loose points and this many loose cards (``close_limit`` and
+        ``close_max_loose_cards``, RULES.md D5): the one test of the close limit, which every search for a
+        close and :meth:`Deal.check <chinchon.deal.Deal.check>` ask. (The searches skip, before asking, the
+        arrangements whose dearest loose card would not bring them within it.)"""
+        most_loose = self.close_max_loose
+        return points <= self.close_limit and (most_loose is None or loose_cards <= most_loose)
+
     def _closes_single(self, mask: int) -> list[tuple[int, int, int, int, tuple[int, ...], int]]:
         """Every legal close of a hand of distinct natural cards, best first, as (points left, loose cards,
         order found, kind discarded, melds, loose kinds with the discard)."""
-        limit = self.close_limit
-        most_loose = self.close_max_loose
+        within = self.within_close_limit
         value_of = self.value_of
         melds = self.melds_in(mask)
         packings = [((), 0), *_disjoint_packings(melds)] if melds else [((), 0)]
@@ -297,10 +310,8 @@ class Solver:
         for chosen, covered in packings:
             loose = mask & ~covered
             count = loose.bit_count() - 1
-            if most_loose is not None and count > most_loose:
-                continue
             points, top = self.value_and_top(loose)
-            if points - top > limit:
+            if not within(points - top, count):
                 continue
             rest = loose
             while rest:
@@ -308,7 +319,7 @@ class Solver:
                 rest ^= low
                 kind = low.bit_length() - 1
                 left = points - value_of[kind]
-                if left <= limit:
+                if within(left, count):
                     found.append((left, count, len(found), kind, chosen, loose))
         found.sort()
         return found
@@ -450,7 +461,7 @@ class Solver:
         if not m2 and not w:
             cached = self._best_cache.get(m1)
             if cached is None:
-                cached = self._best_single(m1)
+                cached = self.best_single(m1)
                 if len(self._best_cache) > 200_000:
                     self._best_cache.clear()
                 self._best_cache[m1] = cached
@@ -509,7 +520,10 @@ class Solver:
                     stack.append((i + 1, covered | meld, held + value[meld]))
         return total - most
 
-    def _best_single(self, mask: int) -> tuple[_Key, tuple[int, ...]]:
+    def best_single(self, mask: int) -> tuple[tuple[int, int, int], tuple[int, ...]]:
+        """The best arrangement of a hand of single natural cards (a kind mask), found anew: its key (loose
+        points, loose cards, melds) and its melds as kind masks. :meth:`best` keeps what it finds; a search
+        that tries many hands once each calls this instead."""
         R, full, sv = self.R, self.full, self.suit_value
         a = mask & full
         b = mask >> R & full
@@ -562,25 +576,24 @@ class Solver:
 
     def closes(self, m1: int, m2: int, w: int) -> list[tuple[int, list[_Instance], int, int, int]]:
         """Every legal close: (discarded kind or -1 for a wild, melds, loose kinds, twice, wilds)."""
-        limit = self.close_limit
-        most_loose = self.close_max_loose
+        within = self.within_close_limit
         value_of, wild_value = self.value_of, self.wild_value
         out = []
         for chosen, r1, r2, rw in self._packings(m1, m2, w):
             points = self.mask_value(r1) + self.mask_value(r2) + rw * wild_value
             loose_count = r1.bit_count() + r2.bit_count() + rw - 1
-            if most_loose is not None and loose_count > most_loose:
+            if not within(0, loose_count):
                 continue
-            if rw and points - wild_value <= limit:
+            if rw and within(points - wild_value, loose_count):
                 out.append((-1, chosen, r1, r2, rw - 1))
-            if points - limit > self.max_value:
+            if not within(points - self.max_value, loose_count):
                 continue
             rest = r1
             while rest:
                 low = rest & -rest
                 rest ^= low
                 kind = low.bit_length() - 1
-                if points - value_of[kind] <= limit:
+                if within(points - value_of[kind], loose_count):
                     if r2 & low:
                         out.append((kind, chosen, r1, r2 & ~low, rw))
                     else:
@@ -607,12 +620,14 @@ class Solver:
         fb = b & ~(rc[b] | three)
         fc = c & ~(rc[c] | three)
         fd = d & ~(rc[d] | three)
-        if sv[fa] + sv[fb] + sv[fc] + sv[fd] - self.suit_top[fa | fb | fc | fd][0] > self.close_limit:
+        least = sv[fa] + sv[fb] + sv[fc] + sv[fd] - self.suit_top[fa | fb | fc | fd][0]
+        # Bounds that settle most hands at once: no arrangement leaves fewer loose points, or fewer loose cards.
+        if least > self.close_limit:
             return False
-        most_loose = self.close_max_loose
         if fa == a and fb == b and fc == c and fd == d:
-            # No meld: every card but the discard stays loose.
-            return most_loose is None or mask.bit_count() - 1 <= most_loose
+            # No meld: every card but the discard stays loose, exactly.
+            return self.within_close_limit(least, mask.bit_count() - 1)
+        most_loose = self.close_max_loose
         if (
             most_loose is not None
             and fa.bit_count() + fb.bit_count() + fc.bit_count() + fd.bit_count() - 1 > most_loose
@@ -627,19 +642,15 @@ class Solver:
         return cached
 
     def _can_close_single(self, mask: int) -> bool:
-        limit = self.close_limit
-        most_loose = self.close_max_loose
+        within = self.within_close_limit
         points, top = self.value_and_top(mask)
-        count = mask.bit_count() - 1
-        if points - top <= limit and (most_loose is None or count <= most_loose):
+        if within(points - top, mask.bit_count() - 1):
             return True
         melds = self.melds_in(mask)
         for _, covered in _disjoint_packings(melds) if melds else ():
             loose = mask & ~covered
-            if most_loose is not None and loose.bit_count() - 1 > most_loose:
-                continue
             points, top = self.value_and_top(loose)
-            if points - top <= limit:
+            if within(points - top, loose.bit_count() - 1):
                 return True
         return False
 
@@ -1060,11 +1071,29 @@ def extend_meld(meld: Sequence[Card], card: Card, rules: Rules = _DEFAULT) -> tu
     card's place, and the meld is never rearranged; except under
     ``wild_floats``, where the natural card a wild card of a run stands for
     takes its place and the wild card moves to the top end (to the bottom
-    when the run already reaches the top rank).
+    when the run already reaches the top rank). Under ``wild_floats="anywhere"``
+    a wild card at an end of a run may also move to the other end to make room
+    (see :func:`run_layouts`): ``[3♥ 4♥ 🃏]`` takes A♥ as ``[A♥ 🃏 3♥ 4♥]``.
+    The meld as laid is tried first.
     """
     shape = _positions(meld, rules)
     if shape is None:
         return None
+    extended = _extend_as_laid(meld, card, rules, shape)
+    if extended is None and rules.wild_floats == "anywhere" and shape[0] == "run":
+        for layout in run_layouts(meld, rules)[1:]:
+            moved = _positions(layout, rules)
+            if moved is not None:
+                extended = _extend_as_laid(layout, card, rules, moved)
+                if extended is not None:
+                    break
+    return extended
+
+
+def _extend_as_laid(
+    meld: Sequence[Card], card: Card, rules: Rules, shape: tuple[str, int, int]
+) -> tuple[Card, ...] | None:
+    """:func:`extend_meld` with the meld's cards where they are (but for a wild card a natural card replaces)."""
     wild = rules.is_wild(card)
     wilds_in = sum(1 for c in meld if rules.is_wild(c))
     if wild and wilds_in >= rules.max_wilds_per_meld:
@@ -1127,7 +1156,9 @@ def meld_extensions(meld: Sequence[Card], rules: Rules = _DEFAULT) -> dict[Card,
                 for position in (low - 1, low + len(key)):
                     if 0 <= position < len(ranks):
                         candidates.append(Card(ranks[position], suit))
-                if rules.wild_floats:
+                if rules.wild_floats == "anywhere":
+                    candidates.extend(Card(rank, suit) for rank in ranks)
+                elif rules.wild_floats:
                     candidates.extend(Card(ranks[low + i], suit) for i, c in enumerate(key) if rules.is_wild(c))
             for card in candidates:
                 if card in found or (card.is_joker and not rules.jokers) or not rules.has_card(card):

@@ -3,7 +3,9 @@
 ``Phase`` says what the seat to move does; ``TableMeld`` is a meld on the
 table after a close; ``DealResult`` is how a deal ended. The engine builds
 observations (:meth:`chinchon.deal.Deal.observation`,
-:meth:`chinchon.match.Match.observation`); bots and front ends read them.
+:meth:`chinchon.match.Match.observation`): a seat's :class:`Observation`,
+or with ``None`` the :class:`PublicObservation` of a spectator; bots and
+front ends read them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from chinchon.actions import Action
 from chinchon.cards import Card
 from chinchon.rules import Rules
 
-__all__ = ["DealResult", "Observation", "Phase", "TableMeld"]
+__all__ = ["DealResult", "Observation", "Phase", "PublicObservation", "TableMeld"]
 
 
 class Phase(enum.Enum):
@@ -60,21 +62,25 @@ class DealResult:
 
 
 @dataclass(frozen=True)
-class Observation:
-    """All that one seat may know, and nothing more.
+class PublicObservation:
+    """All that anyone watching the table may know: what a spectator sees.
 
-    Deal part: the seat's ``hand``; the face-up ``discard_pile`` (top last);
-    every discard so far (``discards``, as (seat, card)); the cards each seat
-    took from the discard pile and still holds (``taken``; a closer's card
-    put face down counts as held until the deal is over); ``hand_sizes``;
-    ``stock_size``; how many times the stock has been rebuilt (``rebuilds``);
-    the table melds in a showdown; every hand once the deal is
-    over (``revealed``). Match part: totals, seats still in, dealer, deal
-    number, pending re-entry. Two positions that differ only in cards hidden
-    from the seat give equal observations.
+    Built from public facts only (an allow-list), never from a seat's
+    observation with fields taken out: ``seat`` is ``None``, ``hand`` and
+    ``legal_actions`` are empty, and ``history`` shows every close without
+    its face-down card. A seat's :class:`Observation` is this and what that
+    seat alone knows.
+
+    Deal part: the face-up ``discard_pile`` (top last); every discard so far
+    (``discards``, as (seat, card)); the cards each seat took from the discard
+    pile and still holds (``taken``; a closer's card put face down counts as
+    held until the deal is over); ``hand_sizes``; ``stock_size``; how many
+    times the stock has been rebuilt (``rebuilds``); the table melds in a
+    showdown; every hand once the deal is over (``revealed``). Match part:
+    totals, seats still in, dealer, deal number, pending re-entry.
     """
 
-    seat: int
+    seat: int | None
     players: int
     rules: Rules
     seats: tuple[int, ...]
@@ -112,3 +118,16 @@ class Observation:
     def top_discard(self) -> Card | None:
         """The card on top of the discard pile, if any."""
         return self.discard_pile[-1] if self.discard_pile else None
+
+
+@dataclass(frozen=True)
+class Observation(PublicObservation):
+    """All that one seat may know, and nothing more: the public observation, and the seat's own.
+
+    The seat's own part: its ``hand``, its ``legal_actions`` when it is to
+    move, and its ``history`` (its own close shows the card it put face
+    down). Two positions that differ only in cards hidden from the seat give
+    equal observations.
+    """
+
+    seat: int

@@ -1,9 +1,11 @@
 """Game records: a whole match as a JSON document, and its replay.
 
 A record holds a format name and version, the rules, the seats, the
-starting totals, and the match's events in order: the chance events (the
-draw for the first player, each deal's deck order, each reshuffle of the
-stock), every action with its seat, and the winner; then the results.
+starting totals, and the match's log in order (``log``): the chance events
+(the draw for the first player, each deal's deck order, each reshuffle of
+the stock), every action with its seat, and the winner; then the results.
+The log is not the match's events (:meth:`~chinchon.match.Match.events`,
+what happened as the players saw it): a replayed match tells them again.
 :func:`replay` rebuilds the identical match and checks every step: a
 malformed or tampered record raises ``ValueError`` saying where and why,
 and nothing is half-loaded.
@@ -20,7 +22,7 @@ and nothing is half-loaded.
 ([-10, 45], 2)
 >>> record = match.record()
 >>> record["format"], record["version"], record["seats"]
-('chinchon-record', 2, ['Ana', 'Bot'])
+('chinchon-record', 3, ['Ana', 'Bot'])
 >>> replay(loads(dumps(record))).record() == record
 True
 """

@@ -52,7 +52,7 @@ class RecordedMatch(Protocol):
     def first_given(self) -> bool: ...
 
     @property
-    def events(self) -> list[dict[str, Any]]: ...
+    def log(self) -> list[dict[str, Any]]: ...
 
     @property
     def over(self) -> bool: ...
@@ -76,8 +76,9 @@ M = TypeVar("M", bound=RecordedMatch)
 
 
 FORMAT = "chinchon-record"
-VERSION = 2
-"""The version records are written in. Version 1 records (from before ``max_reshuffles``) still replay."""
+VERSION = 3
+"""The version records are written in. Version 1 records (from before ``max_reshuffles``) and version 2
+records (whose log was named ``events``) still replay."""
 _LEGACY_OPTIONS: dict[int, dict[str, Any]] = {1: {"max_reshuffles": None}}
 """What an option missing from an older version's rules meant: the behaviour before the option existed."""
 
@@ -95,7 +96,7 @@ def match_record(match: RecordedMatch) -> dict[str, Any]:
         "seats": list(match.names),
         "scores": list(match.initial_scores),
         "first_given": match.first_given,
-        "events": json.loads(json.dumps(match.events)),
+        "log": json.loads(json.dumps(match.log)),
         "result": {
             "over": match.over,
             "winner": match.winner,
@@ -258,7 +259,8 @@ def replay_match(factory: Callable[..., M], record: Mapping[str, Any], *, go_on:
         raise RecordError(N_("record: rules: {error}"), error=error) from None
     seats = _require(record, "seats", list)
     scores = _require(record, "scores", list)
-    events = _require(record, "events", list)
+    # The log of chance and actions: "events" before version 3, when the match's events became its told events.
+    events = _require(record, "log" if version >= 3 else "events", list)
     if not all(isinstance(event, dict) for event in events):
         raise RecordError(N_("record: every event must be a JSON object"))
     chance = [(i, e) for i, e in enumerate(events) if "chance" in e or "deck" in e]
@@ -297,8 +299,8 @@ def replay_match(factory: Callable[..., M], record: Mapping[str, Any], *, go_on:
             ) from None
     if source.used != len(chance):
         raise RecordError(N_("record: {count} chance events were never used"), count=len(chance) - source.used)
-    if match.events != events:
-        for index, (mine, theirs) in enumerate(zip(match.events, events, strict=False)):
+    if match.log != events:
+        for index, (mine, theirs) in enumerate(zip(match.log, events, strict=False)):
             if mine != theirs:
                 raise RecordError(N_("record: event {index} does not follow from the ones before"), index=index)
         raise RecordError(N_("record: the events do not follow from each other"))

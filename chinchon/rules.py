@@ -118,7 +118,7 @@ class Rules:
     score_floor: int | None = None
     layoff_passes: int | None = None
     chinchon_sets: bool = False
-    wild_floats: bool = False
+    wild_floats: bool | str = False
     _values: dict[Card, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -202,6 +202,13 @@ class Rules:
             )
         if isinstance(chinchon, int):
             _check_range("chinchon", chinchon, -1000, 0)
+        floats = self.wild_floats
+        if floats == "replace":
+            object.__setattr__(self, "wild_floats", True)
+        elif not (isinstance(floats, bool) or floats == "anywhere"):
+            raise RulesError(
+                N_("wild_floats: expected true, false, 'replace' or 'anywhere', got {value}"), value=repr(floats)
+            )
         most_decks = self.most_decks
         if self.max_set_size is not None:
             if not isinstance(self.max_set_size, int) or isinstance(self.max_set_size, bool):
@@ -478,11 +485,13 @@ def parse_option(name: str, text: str) -> Any:
     word = text.strip().lower() if isinstance(text, str) else ""
     if not isinstance(text, str):
         raise RulesError(N_("{option}: expected a value, got {value}"), option=name, value=repr(text))
-    if kind == "bool":
+    if kind.startswith("bool"):
         if word in _TRUE:
             return True
         if word in _FALSE:
             return False
+        if kind == "bool | str":
+            return word
         raise RulesError(N_("{option}: expected true or false, got {value}"), option=name, value=repr(text))
     number = _whole(text)
     if kind == "int":

@@ -76,7 +76,7 @@ def _finish(deal: Deal, seat: int, option: Action, rng: random.Random) -> float:
 def _world(deal: Deal, observation: Observation, knowledge: str, rng: random.Random) -> Deal:
     if knowledge == "hand":
         world = deal.copy(history=False)
-        rng.shuffle(world._stock)
+        world.shuffle_stock(rng)
         return world
     if knowledge == "uniform":
         return Deal.sample(observation, rng)

@@ -70,7 +70,7 @@ def _gain(deal: Deal, moves: tuple[Action, Action], bots: list[Bot], job: Job, k
         values = []
         for move in moves:
             world = deal.copy(history=False)
-            random.Random(f"{job.seed}-{key}-{j}").shuffle(world._stock)
+            world.shuffle_stock(random.Random(f"{job.seed}-{key}-{j}"))
             world.apply(move)
             values.append(_finish(world, bots, random.Random(f"{job.seed}-{key}-{j}-play")))
         total += values[0] - values[1]

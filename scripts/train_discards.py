@@ -126,7 +126,7 @@ def generate(job: Job) -> list[dict[str, Any]]:
                             total = 0.0
                             for rep in range(job.reps):
                                 copy = deal.copy()
-                                random.Random(f"s{job.seed}-{board}-{seating}-{decision}-{rep}").shuffle(copy._stock)
+                                copy.shuffle_stock(random.Random(f"s{job.seed}-{board}-{seating}-{decision}-{rep}"))
                                 total += _playout(copy, bots, candidate, me)
                             points.append(total / job.reps)
                         out.append({"board": board, "seating": seating, "x": rows, "y": points})

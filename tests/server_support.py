@@ -123,18 +123,49 @@ async def start_match(creator: Client, kind: str = "start", timeout: float = 20.
     A message refused for the client's pace is sent again a second later, as a person would click again: a test's
     client playing at full speed can spend its connection's allowance (20 messages a second) just before.
     """
-    before = creator.view["match"] if creator.view is not None else None
     while True:
         at = len(creator.messages)
         await creator.send({"type": kind})
         answer = await creator.wait(
-            lambda m: (
-                m["type"] == "error" or (m["type"] == "view" and m["status"] == "playing" and m["match"] != before)
-            ),
-            at,
-            timeout,
+            lambda m: m["type"] == "error" or (m["type"] == "event" and m["event"]["kind"] == kind), at, timeout
         )
-        if answer["type"] == "view":
-            return answer
+        if answer["type"] == "event":
+            number: int = answer["event"]["match"]
+
+            def started(view: dict[str, Any], number: int = number) -> bool:
+                return playing(view, number)
+
+            return await creator.wait_view(started, timeout)
         assert answer["code"] == "rate_limited", answer
         await asyncio.sleep(1)
+
+
+def playing(view: dict[str, Any], match: int | None = None) -> bool:
+    """Whether a view shows a match dealt and being played (match number ``match``, if given)."""
+    game = view["game"]
+    return bool(view["status"] == "playing" and game is not None and "phase" in game and match in (None, view["match"]))
+
+
+ACTED = {"drew", "discarded", "closed", "showed", "laid_off", "passed", "reentered"}
+"""The kinds of the engine's events that tell a seat's action."""
+
+
+def acted(message: dict[str, Any], seat: int | None = None) -> bool:
+    """Whether a message is the event of an action (of ``seat``, if given)."""
+    if message["type"] != "event" or message["event"]["kind"] not in ACTED:
+        return False
+    return seat is None or message["event"]["seat"] == seat
+
+
+def action_text(event: dict[str, Any]) -> str:
+    """The action an event of an action tells, as its text (a close without its card and melds: ``close``)."""
+    kind = event["kind"]
+    if kind == "drew":
+        return f"draw {event['source']}"
+    if kind == "discarded":
+        return f"discard {event['card']}"
+    if kind == "laid_off":
+        return f"layoff {event['card']} {event['meld_index']}"
+    if kind == "reentered":
+        return "reenter yes" if event["accept"] else "reenter no"
+    return {"closed": "close", "showed": "show", "passed": "pass"}[kind]

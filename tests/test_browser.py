@@ -26,7 +26,7 @@ from chinchon.rules import Rules
 from chinchon.server import client, rooms
 from chinchon.server.hub import Connection, frame
 from chinchon.tui.rules_text import rules_paragraphs
-from tests.server_support import Running, has_options, running_server, start_match
+from tests.server_support import ACTED, Running, acted, action_text, has_options, running_server, start_match
 from tests.test_server_leak import LeakWatch, cards_in
 
 CHROMIUM = Path(client.CHROMIUM)
@@ -34,6 +34,8 @@ ARGS = list(client.CHROMIUM_ARGS)
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 WAIT_MS = 60_000
+# No card moving on the page (motion.js names its animations; the page's CSS ones go on for ever).
+NO_MOTION = "() => !document.getAnimations().some((a) => a.id === 'motion')"
 MATCH_SECONDS = 240.0
 # Rule options for a match whose first round nobody may close: each person's first decision is a draw of the
 # first deal (else a bot moving first could close at once and leave the person a showdown, a new deal, or, in a
@@ -271,11 +273,10 @@ def _next_action(server: Running, person: Person, since: int) -> str:
     room = _room_of(server, person)
     seat = next(s.index for s in room.seats if s.kind == "person")
     deadline = time.monotonic() + MATCH_SECONDS
-    while not (mine := [e for e in list(room.buffer) if e["n"] > since and e["seat"] == seat]):
+    while not (mine := [e.event for e in room.kept() if e.n > since and acted(e.message(None, "en"), seat)]):
         assert time.monotonic() < deadline, "the person's move never reached the server"
         time.sleep(0.05)
-    assert mine[0]["kind"] == "action", mine[0]
-    return str(mine[0]["action"])
+    return action_text(mine[0])
 
 
 def _english_suit(card: str) -> str:
@@ -329,6 +330,8 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
         "sound.js",
         "account.js",
         "pages.js",
+        "state.js",
+        "motion.js",
     }
     arabic = json.loads(get("/api/i18n/ar")[1])
     assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
@@ -486,19 +489,23 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
 
 
 def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(server: Running, browser: Any) -> None:
-    """The page leaves the last match's moves behind at a view of the next match, rematch event or not: a resync
-    sends only the view once the server no longer keeps the events missed (a restart, or too many of them)."""
+    """The page leaves the last match's moves behind at the next match, rematch event or not: an event lost (a gap
+    in the numbers) makes the page ask for the whole view again, as it does when the server keeps the events
+    missed no more (a restart, or too many of them)."""
     person = Person(browser, server.base, DESKTOP)
     dropped: list[str] = []
+    views: list[int] = []
 
     def without_rematch_events(page_side: Any) -> None:
         server_side = page_side.connect_to_server()
 
         def forward(message: str | bytes) -> None:
             event = json.loads(message)
-            if event.get("type") == "event" and event.get("kind") == "rematch":
-                dropped.append(event["kind"])
+            if event.get("type") == "event" and event["event"]["kind"] == "rematch":
+                dropped.append(event["event"]["kind"])
             else:
+                if event.get("type") == "view":
+                    views.append(event["state"])
                 page_side.send(message)
 
         server_side.on_message(forward)
@@ -517,8 +524,11 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
         person.page.wait_for_selector("[data-over]", state="detached")
         _a_persons_turn(person)
         assert dropped == ["rematch"]
-        rematch = max(e["n"] for e in room.buffer if e["kind"] == "rematch")
-        since = [e for e in room.buffer if e["n"] > rematch and e["kind"] == "action"]
+        rematch = max(e.n for e in room.kept() if e.event["kind"] == "rematch")
+        # The moves told after the whole view the page asked for (those before it are in that view's state).
+        resynced = views[-1]
+        assert resynced > rematch
+        since = [e for e in room.kept() if e.n > resynced and e.event["kind"] in ACTED]
         person.page.click("[data-action=history]")
         person.page.wait_for_selector("[role=dialog]")
         shown = person.page.locator("ol.log li:not(.note)").count()
@@ -754,8 +764,9 @@ def test_the_creator_removes_a_player(server: Running, browser: Any) -> None:
 
 
 def _drag(person: Person, source: str, target: str) -> None:
-    """Drag with the mouse from the middle of one element to the middle of another."""
+    """Drag with the mouse from the middle of one element to the middle of another (once no card moves)."""
     page = person.page
+    page.wait_for_function(NO_MOTION)
     start, end = page.locator(source).bounding_box(), page.locator(target).bounding_box()
     assert start is not None and end is not None
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
@@ -892,16 +903,16 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
                 "() => [[...document.querySelectorAll('[data-state]')].map((e) => e.dataset.state),"
                 " [...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card), window.chinchonFrames]"
             )
-            views = [m for m in map(json.loads, received) if m["type"] == "view" and m["game"] is not None]
-            next_deal = next_deal or any(v["game"]["previous_result"] is not None for v in views)
+            told = [m for m in map(json.loads, received) if m["type"] in ("view", "event")]
+            next_deal = next_deal or any(
+                m["type"] == "event" and m["event"]["kind"] == "deal_started" and m["event"]["number"] >= 2
+                for m in told
+            )
             if not drawn:
                 continue
-            # The page shows the cards of the views it drew (the table's state, and a deal's results in front of it
-            # with theirs), and no other.
-            named = {
-                str(card) for state in drawn for card in cards_in([v for v in views if v["state"] == int(state)][-1])
-            }
-            assert set(cards) - {"back"} <= named, (set(cards) - {"back"} - named, drawn)
+            # The page shows cards it was told of (each frame checked below), and no other.
+            named = {str(card) for card in cards_in(told)}
+            assert set(cards) - {"back"} <= named, set(cards) - {"back"} - named
             assert len(watcher.page.query_selector_all(".opponent")) == 2
             samples += 1
         assert samples >= 6 and (next_deal or watcher.visible("[data-over]")), (samples, next_deal)
@@ -1043,10 +1054,18 @@ def _deal_next_matches(
 def _seat_actions(room: Any, seat: int, since: int, count: int) -> list[str]:
     """The texts of the first ``count`` actions of a seat after event ``since``, once the server has them."""
     deadline = time.monotonic() + MATCH_SECONDS
-    while len(done := [e["action"] for e in list(room.buffer) if e["n"] > since and e["seat"] == seat]) < count:
+    while len(done := [_told(e.event) for e in room.kept(since) if acted(e.message(None, "en"), seat)]) < count:
         assert time.monotonic() < deadline, f"the seat's moves never reached the server: {done}"
         time.sleep(0.05)
-    return [str(action) for action in done[:count]]
+    return done[:count]
+
+
+def _told(event: dict[str, Any]) -> str:
+    """An action's text as an event tells it, a close's and a show's melds with it (``close [3♥ 4♥ 5♥]``)."""
+    text = action_text(event)
+    if event["kind"] in ("closed", "showed"):
+        text = " ".join([text, *("[" + " ".join(meld) + "]" for meld in event["melds"])])
+    return text
 
 
 def _two_people(
@@ -1582,10 +1601,7 @@ def test_a_new_stock_is_said_when_the_discard_pile_is_shuffled_into_it(server: R
                         continue
                     made = int(answer["state"])
 
-                    def shown(m: dict[str, Any], made: int = made) -> bool:
-                        return bool(m["type"] == "view" and m["state"] >= made)
-
-                    view = await player.wait(shown)
+                    view = await player.wait_state(made)
                     rebuilt = move == "draw stock" and view["game"]["stock_size"] > stock
                     if rebuilt:
                         break

@@ -43,8 +43,8 @@ def test_playing_sets_no_attribute_on_the_rules() -> None:
 def test_the_cache_keeps_the_tables_of_a_bounded_number_of_rules() -> None:
     from chinchon import cache
 
-    for limit in range(20, 20 + 3 * cache._MOST_RULES):
+    for limit in range(20, 20 + 3 * cache.MOST_RULES):
         per_rules(Rules(limit=limit), lambda rules: rules.limit)
-        assert len(cache._BY_VALUE) <= cache._MOST_RULES
+        assert cache.rules_kept() <= cache.MOST_RULES
     assert per_rules(Rules(limit=20), lambda rules: rules.limit + 1) == 21  # built again after it was dropped
     assert solver_for(Rules()) is solver_for(Rules())

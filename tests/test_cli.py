@@ -296,7 +296,7 @@ def test_replay_prints_a_recorded_match(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Deal 1: " in result.output
     assert f"Deal {len(match.deals)}: " in result.output
-    assert f"Winner: {match.names[match.winner or 0]}" in result.output
+    assert f"{match.names[match.winner or 0]} wins the match!" in result.output
     first = match.deals[0]
     seat, action = first.history[0]
     assert f"{match.names[seat]} drew " in result.output or f"{match.names[seat]} took " in result.output
@@ -331,7 +331,7 @@ def test_replay_names_every_card_drawn_and_each_one_was_held(players: int, prese
     assert any(deal.reshuffles for deal in match.deals)  # the stock ran out and was made again
     hands: dict[str, Counter[str]] = {}
     moves = 0
-    for line in replay_lines(match):
+    for line in replay_lines(match.all_events()):
         if found := re.fullmatch(r"  (.+) was dealt (.+)", line):
             hands[found[1]] = Counter(found[2].split())
         elif found := re.fullmatch(r"  (.+) (?:drew|took) (\S+) from the (?:stock|discard pile)", line):
@@ -341,6 +341,38 @@ def test_replay_names_every_card_drawn_and_each_one_was_held(players: int, prese
             hands[found[1]][found[2]] -= 1
             moves += 1
     assert moves > 20
+
+
+def test_replay_tells_a_re_entry_after_its_deal_and_an_unfinished_match_as_unfinished(english: None) -> None:
+    """Each re-entry is told where it happened, between its deal and the next; a match left in the middle of a
+    deal ends its replay with the totals so far."""
+    import random
+
+    from chinchon.actions import Close, ReEnter
+    from chinchon.cli import replay_lines
+    from chinchon.events import DealEnded, ReEntered
+    from chinchon.match import Match
+    from chinchon.rules import Rules
+
+    match = Match(["Ana", "Bea", "Cid"], Rules(limit=30, reentry="once"), seed=2)
+    rng = random.Random(2)
+    while len(match.deals) < 3 or len(match.deal.history) < 3:
+        legal = match.legal_actions()
+        closes = [a for a in legal if isinstance(a, Close)]
+        match.apply(ReEnter(True) if ReEnter(True) in legal else closes[0] if closes else rng.choice(legal))
+    events = match.events()
+    back = next(e for e in events if isinstance(e, ReEntered))
+    ended = [e for e in events[: events.index(back)] if isinstance(e, DealEnded)][-1]
+    lines = replay_lines(match.all_events())
+    told = lines.index(f"  {match.names[back.seat]} re-entered with {back.score} points")
+
+    def deal(number: int) -> int:
+        return next(i for i, line in enumerate(lines) if line.startswith(f"Deal {number}: "))
+
+    assert deal(ended.number) < told < deal(ended.number + 1)
+    totals = ", ".join(f"{name} {total}" for name, total in zip(match.names, match.scores, strict=True))
+    assert lines[-4:] == ["  (the deal is not finished)", "", f"Totals: {totals}", "The match is not finished."]
+    assert not any("wins the match" in line for line in lines)
 
 
 def test_replay_without_a_file_reads_the_last_saved_match(tmp_path: Path) -> None:

@@ -80,8 +80,8 @@ def test_replay_json_prints_the_record_it_replayed(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == json.loads(json.dumps(match.record()))
     broken = tmp_path / "broken.json"
-    events = [*match.record()["events"], {"bogus": 1}]
-    broken.write_text(json.dumps({**match.record(), "events": events}), encoding="utf-8")
+    events = [*match.record()["log"], {"bogus": 1}]
+    broken.write_text(json.dumps({**match.record(), "log": events}), encoding="utf-8")
     refused = run("replay", str(broken), "--json")
     assert refused.exit_code != 0 and refused.stdout == ""
 

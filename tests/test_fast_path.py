@@ -85,7 +85,8 @@ def test_a_copy_sets_every_attribute_and_shares_nothing_it_changes(history: bool
     other = deal.copy(history=history)
     for name in Deal.__slots__:
         value, copied = getattr(deal, name), getattr(other, name)
-        if isinstance(value, list | set | dict) and name != "_next_seat":
+        # The seats' order never changes; a deal that tells nobody holds no events, and its copy shares the empty list.
+        if isinstance(value, list | set | dict) and name not in ("_next_seat", "_held"):
             assert copied is not value, name
         elif name not in ("_rng", "_reshuffle", "_public"):
             assert copied is value or copied == value, name

@@ -209,7 +209,7 @@ def test_a_save_that_does_not_replay_names_its_file(tmp_path: Path) -> None:
         Settings(preset="fournier", bots=("simple",), seed=3, speed=0), ["Ana", "Bot"], Rules(), store
     )
     record = session.match.record()
-    record["events"] = [*record["events"][:1], {"seat": 0, "action": "discard 3♥"}]
+    record["log"] = [*record["log"][:1], {"seat": 0, "action": "discard 3♥"}]
     store.save(record, session.settings)
     with pytest.raises(StorageError, match=f"^{store.record_path}: the saved match is damaged"):
         Session.resume(store)

@@ -519,7 +519,7 @@ def test_stock_exhaustion_in_a_match_is_recorded() -> None:
     pile = deal.discard_pile
     match.apply(Draw("stock"))
     assert Counter(deal.reshuffles[0]) == Counter(pile[:-1])
-    events = [e for e in match.record()["events"] if e.get("chance") == "reshuffle"]
+    events = [e for e in match.record()["log"] if e.get("chance") == "reshuffle"]
     assert events == [{"chance": "reshuffle", "stock": [str(c) for c in deal.reshuffles[0]]}]
 
 
@@ -1267,6 +1267,28 @@ def test_chinchon_points_option() -> None:
     assert deal.result.points == (-25, 32)
 
 
+@pytest.mark.parametrize("worth", [-25, "win"])
+def test_a_chinchon_worth_points_scores_them_and_the_match_goes_on(worth: int | str) -> None:
+    rules = Rules(chinchon=worth)
+    deck = seat_deck(rules, {0: "3♥ 4♥ 5♥ 6♥ 7♥ J♥ K♣", 1: JUNK_A}, 0, stock="Q♥")
+    match = Match(2, rules, seed=4, scores=[50, 0], first=0, decks=[deck])
+    match.apply(Draw("stock"))
+    match.apply(Close(C("K♣")))
+    result = match.results[0]
+    assert result.chinchon and result.closer == 0
+    if worth == "win":
+        assert (match.over, match.winner, len(match.deals)) == (True, 0, 1)
+        return
+    assert result.points == (-25, 32)
+    assert match.scores == [50 - 25, 0 + 32]
+    assert (match.over, match.winner) == (False, None)
+    # The next deal is dealt: the deal passes to seat 0, so seat 1 plays first.
+    assert len(match.deals) == 2 and match.deal.phase is Phase.DRAW
+    assert (match.dealer, match.to_move) == (0, 1)
+    match.apply(Draw("stock"))
+    assert match.deal.hand_size(1) == 8 and match.to_move == 1
+
+
 def test_two_melds_of_the_whole_hand_are_no_chinchon() -> None:
     rules = Rules(chinchon=-25)
     deal = new_deal(rules, [E1, JUNK_A], stock="6♥")
@@ -1326,7 +1348,7 @@ def test_the_deal_passes_to_the_next_seat() -> None:
     assert (match.dealer, match.deal.first, match.to_move) == (2, 0, 0)
     close_e1(match)
     assert (match.dealer, match.deal.first, match.to_move) == (0, 1, 1)
-    assert [e["dealer"] for e in match.events if "deck" in e] == [0, 1, 2, 0]
+    assert [e["dealer"] for e in match.log if "deck" in e] == [0, 1, 2, 0]
 
 
 def test_the_deal_skips_an_eliminated_seat() -> None:
@@ -1356,7 +1378,7 @@ def test_first_player_by_lot_is_recorded() -> None:
     firsts = set()
     for seed in range(20):
         match = Match(3, FOURNIER, seed=seed)
-        events = match.record()["events"]
+        events = match.record()["log"]
         assert events[0] == {"chance": "lot", "seat": match.deal.first}
         assert match.dealer == (match.deal.first - 1) % 3
         firsts.add(match.deal.first)
@@ -1369,7 +1391,7 @@ def test_first_player_by_high_card(players: int) -> None:
     ties = 0
     for seed in range(25):
         match = Match(players, POLACO, seed=seed)
-        event = match.record()["events"][0]
+        event = match.record()["log"][0]
         assert event["chance"] == "high_card"
         contenders = list(range(players))
         for draw in event["draws"]:

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from chinchon.actions import Close, Discard, Draw, LayOff
+from chinchon.actions import Close, Discard, Draw, LayOff, Pass
 from chinchon.cards import Card, parse_cards
 from chinchon.cli import EXIT_BAD_INPUT, replay_lines
 from chinchon.cli import app as cli
@@ -300,6 +300,7 @@ def test_a_version_1_record_replays_with_the_stock_rebuilt_for_ever() -> None:
     old = match.record()
     del old["rules"]["max_reshuffles"]
     old["version"] = 1
+    old["events"] = old.pop("log")
     assert replay(old).rules.max_reshuffles is None
     # Read as a version 2 record, the missing option would take today's default, and the events would not follow.
     with pytest.raises(RecordError, match="expected the chance event deck, found reshuffle"):
@@ -321,7 +322,7 @@ def test_a_void_deal_is_told_in_the_log_and_the_replay(launched: list[ChinchonAp
             session.play(Discard(next(iter(drawn))), seat)
     assert session.match.results[0].void
     assert "The stock ran out once too often: the deal is void and nobody scores." in session.log
-    lines = replay_lines(session.match)
+    lines = replay_lines(session.match.all_events())
     assert "  The stock ran out once too often: the deal is void and nobody scores." in lines
 
 
@@ -379,6 +380,25 @@ def test_lay_offs_in_a_single_pass_round_the_table() -> None:
     assert once.result.points[1] == until_nobody.result.points[1] + 7
     text = " ".join(rules_paragraphs(Rules(layoff_passes=1)))
     assert "Lay-offs go round the table only 1 time: then the deal is scored." in text
+
+
+# The closer shows [3♥ 3♠ 3♣] [5♦ 6♦ 7♦] keeping 4♦ loose (K♣ face down); the other seat has nothing to add.
+CLOSER_KEEPS_4 = [parse_cards("3♥ 3♠ 3♣ 5♦ 6♦ 7♦ 4♦"), parse_cards("A♣ 2♠ 5♣ 6♠ Q♠ K♥ 2♥")]
+
+
+@pytest.mark.parametrize("passes", [1, 2, None])
+def test_one_pass_round_the_table_ends_with_the_closer_who_lays_off(passes: int | None) -> None:
+    rules = Rules(closer_lays_off=True, layoff_passes=passes)
+    deal = Deal.new(rules, 2, deck=stack_deck(rules, CLOSER_KEEPS_4, stock=[Card.parse("K♣")]))
+    deal.apply(Draw("stock"))
+    deal.apply(Close(Card.parse("K♣"), (tuple(parse_cards("3♥ 3♠ 3♣")), tuple(parse_cards("5♦ 6♦ 7♦")))))
+    # Seat 1 shows nothing (its only choice) and has nothing to add: the closer's turn comes in the same pass.
+    assert deal.phase is Phase.SHOWDOWN and deal.to_move == 0
+    assert deal.legal_actions() == [LayOff(Card.parse("4♦"), 1), Pass()]
+    deal.apply(LayOff(Card.parse("4♦"), 1))
+    assert deal.result is not None
+    assert str(deal.result.table[1]) == "[4♦ 5♦ 6♦ 7♦]"
+    assert deal.result.points == (0, 1 + 2 + 5 + 6 + 9 + 10 + 2)
 
 
 SEVEN_FIVES = "5♦ 5♥ 5♠ 5♣ 5♦ 5♥ 5♠"
@@ -461,3 +481,72 @@ def test_in_the_showdown_the_wild_card_floats_only_where_the_rules_say_so() -> N
     text = " ".join(rules_paragraphs(Rules(jokers=1, wild_floats=True)))
     assert "A natural card may take the place of the wild card that stands for it in a run on the table" in text
     assert "take the place of the wild" not in " ".join(rules_paragraphs(Rules(jokers=1)))
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "floated"),
+    [
+        # The wild card moves from the top end to the bottom one, so that the ace fits below it.
+        ("3♥ 4♥ 🃏", "A♥", "A♥ 🃏 3♥ 4♥"),
+        ("🃏 3♥ 4♥", "6♥", "3♥ 4♥ 🃏 6♥"),
+        # Where the card fits the run as laid, the wild card stays.
+        ("3♥ 4♥ 🃏", "2♥", "2♥ 3♥ 4♥ 🃏"),
+        ("3♥ 4♥ 🃏", "5♥", "3♥ 4♥ 5♥ 🃏"),
+    ],
+)
+def test_anywhere_a_wild_card_at_an_end_moves_to_the_other(meld: str, card: str, floated: str) -> None:
+    anywhere = Rules(jokers=1, wild_floats="anywhere")
+    assert extend_meld(parse_cards(meld), Card.parse(card), anywhere) == tuple(parse_cards(floated))
+    assert Card.parse(card) in meld_extensions(parse_cards(meld), anywhere)
+    if floated.startswith("A♥ 🃏") or floated.endswith("🃏 6♥"):
+        assert extend_meld(parse_cards(meld), Card.parse(card), Rules(jokers=1, wild_floats=True)) is None
+
+
+def test_anywhere_a_wild_card_filling_a_gap_stays_in_it() -> None:
+    anywhere = Rules(jokers=1, wild_floats="anywhere")
+    assert extend_meld(parse_cards("3♥ 🃏 5♥"), Card.parse("A♥"), anywhere) is None
+    assert sorted(map(str, meld_extensions(parse_cards("3♥ 🃏 5♥"), anywhere))) == ["2♥", "4♥", "6♥"]
+
+
+def test_wild_floats_takes_replace_and_anywhere_by_name() -> None:
+    assert Rules(wild_floats="replace") == Rules(wild_floats=True)
+    anywhere = Rules(jokers=1, wild_floats="anywhere")
+    assert anywhere.to_dict()["wild_floats"] == "anywhere"
+    assert Rules.from_dict(anywhere.to_dict()) == anywhere
+    assert Rules.from_dict(json.loads(json.dumps(anywhere.to_dict()))) == anywhere
+    assert parse_option("wild_floats", "Anywhere") == "anywhere" and parse_option("wild_floats", "yes") is True
+    assert Rules.from_text("online", ["jokers=2", "wild_floats=anywhere"]).wild_floats == "anywhere"
+    assert Rules.from_text(*anywhere.as_text()) == anywhere
+    with pytest.raises(RulesError, match="wild_floats: expected true, false, 'replace' or 'anywhere', got 'here'"):
+        Rules.from_text("fournier", ["wild_floats=here"])
+
+
+def test_anywhere_the_showdown_lets_the_wild_card_make_room() -> None:
+    deals = {}
+    for floats in (True, "anywhere"):
+        rules = Rules(jokers=1, wild_floats=floats)
+        hands = [parse_cards("3♥ 4♥ 🃏 K♣ K♦ K♠ 2♣"), parse_cards("A♥ A♠ 4♠ 6♣ J♦ Q♠ 2♦")]
+        deal = Deal.new(rules, 2, deck=stack_deck(rules, hands, discard=Card.parse("3♣"), stock=[Card.parse("Q♦")]))
+        deal.apply(Draw("stock"))
+        deal.apply(Close(Card.parse("Q♦"), (tuple(parse_cards("3♥ 4♥ 🃏")), tuple(parse_cards("K♣ K♦ K♠")))))
+        deal.resolve_showdown()
+        deals[floats] = deal
+    anywhere, replace = deals["anywhere"].result, deals[True].result
+    assert anywhere is not None and replace is not None
+    assert str(anywhere.table[0]) == "[A♥ 🃏 3♥ 4♥]" and str(replace.table[0]) == "[3♥ 4♥ 🃏]"
+    assert replace.points[1] == anywhere.points[1] + 1
+
+
+def test_the_rules_text_says_where_the_wild_card_floats() -> None:
+    anywhere = " ".join(rules_paragraphs(Rules(jokers=1, wild_floats="anywhere")))
+    replace = " ".join(rules_paragraphs(Rules(jokers=1, wild_floats=True)))
+    sentence = "A wild card at one end of a run on the table may also move to the other end"
+    assert sentence in anywhere and sentence not in replace
+    assert "take the place of the wild card" in anywhere
+    printed = run("rules", "--rule", "jokers=2", "--rule", "wild_floats=anywhere")
+    assert printed.exit_code == 0 and sentence in " ".join(printed.output.split())
+    for lang in ("es", "pt", "fr", "pl", "ar"):
+        set_language(lang)
+        translated = " ".join(rules_paragraphs(Rules(jokers=1, wild_floats="anywhere")))
+        assert "A♥" in translated and sentence not in translated
+    set_language("en")

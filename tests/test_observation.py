@@ -102,9 +102,8 @@ def redeal_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
 
     The cards each seat is known to hold come from the deal's history, not
     from the ``taken`` under test: a deal with the same public history holds
-    them and lists them as taken.
+    them, and the redealt deal must list them as taken.
     """
-    other = deal.copy()
     _, known = known_from_history(deal)
     taken = {s: Counter(cards) for s, cards in enumerate(known)}
     hidden: list[Card] = []
@@ -122,18 +121,17 @@ def redeal_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
     if face_down is not None:
         hidden.append(face_down)
     rng.shuffle(hidden)
-    t = other._t
-    for s, count in counts.items():
-        new_hand = list((Counter(deal.hand(s)) & taken[s]).elements()) + [hidden.pop() for _ in range(count)]
-        other._m1[s] = other._m2[s] = other._jk[s] = 0
-        for card in new_hand:
-            other._add(s, t.id_of[card])
-    other._taken = [[t.id_of[card] for card in cards] for cards in known]
-    other._stock = [t.id_of[card] for card in hidden[:stock_size]]
+    hands = {
+        s: list((Counter(deal.hand(s)) & taken[s]).elements()) + [hidden.pop() for _ in range(count)]
+        for s, count in counts.items()
+    }
+    stock = hidden[:stock_size]
     hidden = hidden[stock_size:]
-    if face_down is not None:
-        other._face_down = t.id_of[hidden.pop()]
+    new_face_down = hidden.pop() if face_down is not None else None
     assert not hidden
+    other = deal.redeal(hands, stock, new_face_down)
+    # The cards each seat is known to hold are those the history says, whatever the deal lists as taken.
+    assert [list(cards) for cards in other.observation(seat).taken] == [list(cards) for cards in known]
     return other
 
 

@@ -287,9 +287,9 @@ def test_the_playout_policy_discards_what_the_general_solver_chooses(preset: str
         if deal.phase is Phase.DISCARD and all(m < CLOSE for m in moves):
             seat = deal.to_move
             assert seat is not None
-            kind = deal._t.solver.best_discard_key(*deal.masks(seat))[1]
+            kind = deal.tables.solver.best_discard_key(*deal.masks(seat))[1]
             if kind < 0:
-                kind = deal._t.joker if deal._jk[seat] else 0
+                kind = deal.tables.joker if deal.held(seat)[2] else 0
             assert move == (kind if kind in moves else moves[-1])
             checked += 1
     assert checked > 100

@@ -55,6 +55,21 @@ def test_records_replay_to_the_same_match(preset: str, schema: dict[str, Any]) -
         assert again.scores == match.scores
         assert again.winner == match.winner
         assert [d.hand(0) for d in again.deals] == [d.hand(0) for d in match.deals]
+        assert again.events() == match.events() and again.all_events() == match.all_events()
+
+
+def test_a_version_2_record_names_its_log_events_and_still_replays(schema: dict[str, Any]) -> None:
+    match = play(Rules.preset("clasico"), 3, 1)
+    old = match.record()
+    old["version"] = 2
+    old["events"] = old.pop("log")
+    jsonschema.validate(old, schema)
+    again = replay(old)
+    assert again.scores == match.scores and again.events() == match.events()
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**old, "version": 3}, schema)
+    with pytest.raises(RecordError, match="record: log is missing or malformed"):
+        replay({**old, "version": 3})
 
 
 def test_same_seed_same_record() -> None:
@@ -73,20 +88,20 @@ def test_an_unfinished_match_replays_where_it_stands() -> None:
 def test_a_record_holds_no_clock_or_random_id(finished: dict[str, Any]) -> None:
     text = dumps(finished)
     assert text == dumps(replay(finished).record())
-    assert set(finished) == {"format", "version", "rules", "seats", "scores", "first_given", "events", "result", "seed"}
+    assert set(finished) == {"format", "version", "rules", "seats", "scores", "first_given", "log", "result", "seed"}
 
 
 def deal_event(record: dict[str, Any], number: int = 1) -> dict[str, Any]:
-    event: dict[str, Any] = [e for e in record["events"] if "deck" in e][number - 1]
+    event: dict[str, Any] = [e for e in record["log"] if "deck" in e][number - 1]
     return event
 
 
 def first_action(record: dict[str, Any], text_start: str) -> dict[str, Any]:
-    return next(e for e in record["events"] if "action" in e and e["action"].startswith(text_start))
+    return next(e for e in record["log"] if "action" in e and e["action"].startswith(text_start))
 
 
 TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
-    "unknown version": (lambda r: r.update(version=3), "unknown version 3"),
+    "unknown version": (lambda r: r.update(version=4), "unknown version 4"),
     "not a record": (lambda r: r.update(format="pgn"), "not a chinchon record"),
     "missing card": (lambda r: deal_event(r)["deck"].pop(), "missing"),
     "duplicated card": (lambda r: deal_event(r)["deck"].__setitem__(0, deal_event(r)["deck"][1]), "2 times"),
@@ -99,8 +114,8 @@ TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "tampered dealer": (lambda r: deal_event(r).update(dealer=(deal_event(r)["dealer"] + 1) % 3), "event"),
     "bad rules": (lambda r: r["rules"].update(close_limit=99), "close_limit"),
     "unknown option": (lambda r: r["rules"].update(colour="red"), "colour"),
-    "missing events": (lambda r: r.pop("events"), "events"),
-    "dropped deal": (lambda r: r["events"].remove(deal_event(r, 2)), "event"),
+    "missing log": (lambda r: r.pop("log"), "log"),
+    "dropped deal": (lambda r: r["log"].remove(deal_event(r, 2)), "event"),
 }
 
 
@@ -118,7 +133,7 @@ def test_tampered_records_are_refused(name: str, finished: dict[str, Any]) -> No
 def test_the_refusal_says_where(finished: dict[str, Any]) -> None:
     record = copy.deepcopy(finished)
     event = first_action(record, "discard")
-    index = record["events"].index(event)
+    index = record["log"].index(event)
     event["action"] = "discard 🃏"
     with pytest.raises(RecordError, match=f"event {index} \\(deal 1\\): seat {event['seat']}"):
         replay(record)

@@ -58,8 +58,8 @@ def test_a_replayed_match_goes_on_as_the_recorded_one_would_have() -> None:
             action = _move(original, rng)
             original.apply(action)
             rebuilt.apply(action)
-            assert rebuilt.events == original.events
-        kinds_after.update(_chance_kinds(original.events[len(record["events"]) :]))  # type: ignore[arg-type]
+            assert rebuilt.log == original.log and rebuilt.events() == original.events()
+        kinds_after.update(_chance_kinds(original.log[len(record["log"]) :]))  # type: ignore[arg-type]
     # Past the record the matches dealt again and reshuffled the stock, the chance a record lacks.
     assert {"deck", "reshuffle"} <= kinds_after
 
@@ -101,7 +101,7 @@ def test_a_resumed_session_plays_to_the_end_exactly_as_if_never_saved(tmp_path: 
     while not unsaved.match.over:
         _step(resumed, random.Random(step))
         _step(unsaved, random.Random(step))
-        assert resumed.match.events == unsaved.match.events
+        assert resumed.match.log == unsaved.match.log
         step += 1
     assert resumed.match.over and len(resumed.match.deals) > 1
     # And what it saved on the way resumes too: the finished match is not offered again.
@@ -111,7 +111,7 @@ def test_a_resumed_session_plays_to_the_end_exactly_as_if_never_saved(tmp_path: 
 def test_a_high_card_draw_may_not_hold_a_card_more_often_than_the_deck() -> None:
     match = Match(3, Rules.preset("polaco"), seed=1)
     record = copy.deepcopy(match.record())
-    event = record["events"][0]
+    event = record["log"][0]
     assert event.get("chance") == "high_card"
     event["draws"] = [["A♦", "A♦", "A♦"], *event["draws"]]
     with pytest.raises(RecordError, match="the high-card draw holds A♦, not in the deck"):

@@ -41,7 +41,7 @@ def test_two_people_and_a_bot_play_a_whole_match(db: str) -> None:
 
             rng = random.Random(3)
             await asyncio.wait_for(asyncio.gather(ana.play_randomly(rng, over), bea.play_randomly(rng, over)), 240)
-            await watcher.wait(lambda m: m["type"] == "view" and m["status"] == "over")
+            await watcher.wait_view(lambda v: v["status"] == "over")
             assert ana.view is not None and watcher.view is not None
             for client in (ana, bea, watcher):
                 await client.close()

@@ -56,10 +56,10 @@ async def on_server(server: Running, code: str, coroutine: Coroutine[Any, Any, T
 
 
 async def stored_events(server: Running, code: str) -> int:
-    """How many events the store holds for a room."""
+    """How many entries the store's log holds for a room (of its current match and the latest before)."""
     row = await on_server(server, code, server.manager.store.load_room(code))
     assert row is not None
-    return int(row.last_event)
+    return len(row.events)
 
 
 @dataclass
@@ -142,7 +142,10 @@ def test_bad_frames_are_typed_errors_that_change_nothing(server: Running) -> Non
             ({"type": "action", "id": "a", "state": "x", "action": "draw stock"}, "bad_message", "state"),
             ({"type": "action", "id": "a", "state": -1, "action": "draw stock"}, "bad_message", "state"),
             ({"type": "action", "id": "", "state": 0, "action": "draw stock"}, "bad_message", "id"),
-            ({"type": "hello", "room": 7}, "bad_message", "room"),
+            ({"type": "hello", "version": 2, "room": 7}, "bad_message", "room"),
+            # A client of version 1 (no version in its hello) or of another version is told which one to speak.
+            ({"type": "hello", "room": "ABCDEFG"}, "bad_version", "version 2"),
+            ({"type": "hello", "version": 1, "room": "ABCDEFG"}, "bad_version", "version 2"),
             ({"type": "kick", "seat": 99}, "bad_message", "seat"),
             ({"type": "ping", "extra": 1}, "bad_message", "extra"),
             ({"type": "chat", "text": "x" * 9000}, "too_large", "8192"),
@@ -266,16 +269,20 @@ def test_tokens_rooms_and_roles(server: Running) -> None:
         b = await table(server, start=False)
         client = Client(server.ws)
         assert (await client.connect(room=a.code, token="not-a-token"))["code"] == "bad_token"
-        assert (await answer(client, {"type": "hello", "room": b.code, "token": a.tokens[0]}))["code"] == "bad_token"
-        assert (await answer(client, {"type": "hello", "token": a.tokens[0]}))["code"] == "no_room"
-        error = await answer(client, {"type": "hello", "room": "ZZZZZZZ", "token": a.tokens[0]})
+        assert (await answer(client, {"type": "hello", "version": 2, "room": b.code, "token": a.tokens[0]}))[
+            "code"
+        ] == "bad_token"
+        assert (await answer(client, {"type": "hello", "version": 2, "token": a.tokens[0]}))["code"] == "no_room"
+        error = await answer(client, {"type": "hello", "version": 2, "room": "ZZZZZZZ", "token": a.tokens[0]})
         assert error["code"] == "no_room" and "ZZZZZZZ" in error["message"]
         assert (await answer(client, {"type": "start"}))["code"] == "not_joined"
         await alive(client)
         assert all(s.connections <= 1 for s in server.manager.rooms[b.code].seats)
         # The right token, typed with another case or dashes in the code, holds its seat.
         code = a.code[:3] + "-" + a.code[3:].lower()
-        welcome = await answer(client, {"type": "hello", "room": code, "token": a.tokens[1]}, ("welcome",))
+        welcome = await answer(
+            client, {"type": "hello", "version": 2, "room": code, "token": a.tokens[1]}, ("welcome",)
+        )
         assert welcome["role"] == "seat" and welcome["seat"] == 1 and welcome["room"] == a.code
         # No message but the answers to its own creation and join holds a token.
         for c in (*a.clients, *b.clients, client):
@@ -296,10 +303,10 @@ def test_a_failed_hello_keeps_the_seat_it_had(server: Running) -> None:
         seat = t.clients.index(mover)
         room = server.manager.rooms[t.code]
         for hello in (
-            {"type": "hello", "room": "ZZZZZZZ", "token": t.tokens[seat]},
-            {"type": "hello", "room": t.code, "token": "wrong"},
-            {"type": "hello", "token": t.tokens[seat]},
-            {"type": "hello", "name": ""},
+            {"type": "hello", "version": 2, "room": "ZZZZZZZ", "token": t.tokens[seat]},
+            {"type": "hello", "version": 2, "room": t.code, "token": "wrong"},
+            {"type": "hello", "version": 2, "token": t.tokens[seat]},
+            {"type": "hello", "version": 2, "name": ""},
         ):
             assert (await answer(mover, hello))["code"] in ("no_room", "bad_token", "bad_name"), hello
             assert room.seats[seat].connections == 1
@@ -320,7 +327,7 @@ def test_lone_surrogates_get_an_error_and_the_connection_stays(server: Running) 
             '{"type": "action", "id": "\\udfff", "state": 0, "action": "draw stock"}',
             '{"type": "action", "id": "a", "state": 0, "action": "discard \\ud800"}',
             '{"type": "chat", "text": "hi \\ud800"}',
-            '{"type": "hello", "room": "\\ud800\\ud800", "lang": "\\ud800"}',
+            '{"type": "hello", "version": 2, "room": "\\ud800\\ud800", "lang": "\\ud800"}',
         ):
             error = await answer(mover, frame)
             assert error["code"] in ("bad_json", "bad_message"), (frame, error)
@@ -432,7 +439,7 @@ def test_names(server: Running) -> None:
             assert server.manager.rooms[code].seats[1].kind == "open"
         lobby = Client(server.ws)
         assert (await lobby.connect(name="\x07bell"))["code"] == "bad_name"
-        assert (await answer(lobby, {"type": "hello", "name": "Zoe"}, ("welcome",)))["role"] == "lobby"
+        assert (await answer(lobby, {"type": "hello", "version": 2, "name": "Zoe"}, ("welcome",)))["role"] == "lobby"
         await lobby.close()
 
     run(go())

@@ -15,8 +15,11 @@ from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
 from chinchon.cli import app as cli_app
+from chinchon.events import DealEnded, Event, MatchEnded, ReEntered, ReEntryAsked
+from chinchon.observation import DealResult
 from chinchon.record import replay
-from chinchon.server.ratings import rank_seats
+from chinchon.server.protocol import Replay
+from chinchon.server.ratings import rank_seats, seats_out_at
 from tests.players_support import create_room, join_room, play_to_the_end, register, socket_for
 from tests.server_support import Running, database_url, running_server, start_match
 
@@ -72,6 +75,28 @@ async def _game(http: httpx.AsyncClient, name: str) -> dict[str, Any]:
     raise AssertionError("the match was not kept")
 
 
+def _ended(number: int, out: tuple[int, ...]) -> DealEnded:
+    result = DealResult(closer=0, points=(0,) * 4, table=(), loose=((),) * 4, chinchon=False, clean=False)
+    return DealEnded(number, (0, 1, 2, 3), result, (0,) * 4, out)
+
+
+def test_the_seats_go_out_at_the_deal_that_puts_them_over_and_come_back_when_they_re_enter() -> None:
+    events: list[Event] = [
+        _ended(1, (1, 3)),  # 1: seats 1 and 3 over the limit...
+        ReEntryAsked((1, 3), 20),
+        ReEntered(1, True, 20, 5),  # ...and both back in
+        ReEntered(3, True, 20, 6),
+        _ended(2, (2,)),  # 5: seat 2 out
+        ReEntryAsked((2,), 25),
+        ReEntered(2, False, 31, 6),  # it stays out: out since event 5
+        _ended(3, (1,)),  # 8: seat 1 out again, for good
+        MatchEnded(0, (10, 33, 31, 30), 6),
+    ]
+    assert seats_out_at(events) == {2: 5, 1: 8}
+    # Seat 3 stayed in to the end, seat 1 longer than seat 2 (whose total is lower).
+    assert [p.rank for p in rank_seats([10, 33, 31, 30], 0, seats_out_at(events), [False] * 4)] == [1, 3, 4, 2]
+
+
 def test_a_rated_match_of_three_moves_each_rating_as_openskill_does(server: Running, tmp_path: Path) -> None:
     names = ["Ana", "Bea", "Cid"]
 
@@ -109,21 +134,23 @@ def test_a_rated_match_of_three_moves_each_rating_as_openskill_does(server: Runn
             names, key=lambda n: -expected[names.index(n)][0].ordinal()
         )
         assert (await http.get("/api/leaderboard")).json() == {"pools": [[POOL, 3]]}
-        # The replay: each step described, every hand shown, ending on the record's totals.
+        # The replay: a step for each event after the match's start, told, every hand shown, ending on the
+        # record's totals.
         steps = (await http.get(f"/api/games/{game['id']}/replay", params={"lang": "es"})).json()
+        Replay.model_validate(steps)  # the documented form
         assert steps["seats"] == names and steps["scores"] == match.scores and steps["winner"] == match.winner
-        actions = [s for s in steps["steps"] if s["kind"] == "action"]
-        assert len(actions) == sum(1 for e in record["events"] if "action" in e)
-        assert steps["steps"][0]["kind"] == "deal" and steps["steps"][-1]["scores"] == match.scores
+        assert [s["event"] for s in steps["steps"]] == [e.to_dict() for e in match.events()[1:]]
+        assert steps["steps"][0]["kind"] == "deal_started" and steps["steps"][-1]["scores"] == match.scores
         assert all(len(s["hands"]) == 3 for s in steps["steps"])
-        assert any("robó" in s["text"] for s in actions)
+        assert any("robó" in s["text"] for s in steps["steps"] if s["kind"] == "drew")
         # The record downloads for `chinchon replay`.
         answer = await http.get(f"/api/games/{game['id']}/record")
         assert "attachment" in answer.headers["content-disposition"]
         path = tmp_path / "match.json"
         path.write_text(answer.text, encoding="utf-8")
         printed = CliRunner().invoke(cli_app, ["replay", str(path), "--lang", "en"])
-        assert printed.exit_code == 0 and "Ana" in printed.output and "Winner" in printed.output, printed.output
+        assert printed.exit_code == 0, printed.output
+        assert "Ana" in printed.output and f"{names[match.winner]} wins the match!" in printed.output
         missing = await http.get("/api/games/nosuchgame/replay")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_game"
         assert (await http.get("/api/players/Nobody")).status_code == 404

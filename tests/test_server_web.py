@@ -206,7 +206,7 @@ def test_the_websocket_is_not_compressed_by_the_middleware(server: Running) -> N
     async def go() -> None:
         async with websockets.connect(server.ws, additional_headers={"Accept-Encoding": "gzip"}) as socket:
             assert socket.response is not None and "content-encoding" not in socket.response.headers
-            await socket.send(json.dumps({"type": "hello"}))
+            await socket.send(json.dumps({"type": "hello", "version": 2}))
             welcome = json.loads(await socket.recv())
             assert welcome["type"] == "welcome" and welcome["role"] == "lobby"
 

@@ -48,7 +48,7 @@ def test_the_choice_is_always_legal_and_ends_the_showdown(preset: str) -> None:
     for seed in range(12):
         match = Match(3, rules, seed)
         rng = random.Random(seed)
-        while not match.over and len(match.deals) < 3 and len(match.events) < 3000:
+        while not match.over and len(match.deals) < 3 and len(match.log) < 3000:
             seat = match.to_move
             assert seat is not None
             observation = match.observation(seat)

@@ -210,7 +210,7 @@ def test_a_whole_match_with_layoffs() -> None:
         layoffs = list(session.observation().legal_actions)
         six = next(i for i, a in enumerate(layoffs) if isinstance(a, LayOff) and a.card == Card.parse("6♠"))
         await press(pilot, key_of(six))
-        assert "You laid off 6♠ on [3♠ 4♠ 5♠]" in session.log
+        assert "You laid off 6♠: [3♠ 4♠ 5♠ 6♠] (Bot 1)" in session.log
         await press(pilot, "a")  # the game lays off 7♠ and 2♠
         assert any(line.startswith("You laid off 7♠") for line in session.log)
         assert isinstance(app.screen, InfoScreen)
@@ -521,7 +521,7 @@ def test_replay_of_the_players_own_save_says_you(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert "Deal 1: you play first" in result.output and "You were dealt" in result.output
         assert "You plays" not in result.output and "You was" not in result.output
-        assert "laid off 7♥ on your meld [4♥ 5♥ 6♥]" in result.output
+        assert "laid off 7♥ on your meld: [4♥ 5♥ 6♥ 7♥]" in result.output
     # Saved in Spanish, read in English: still the player.
     spanish = Session.start(settings, ["Tú", "Bot 1"], Rules(), None, first=0, decks=[LAID_ON_ANA])
     (tmp_path / "tu.json").write_text(json.dumps(spanish.match.record()), "utf-8")

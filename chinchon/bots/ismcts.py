@@ -51,8 +51,8 @@ def candidate_moves(deal: Deal, moves: list[int], width: int) -> list[int]:
         return moves
     seat = deal.to_move
     assert seat is not None
-    solver = deal._t.solver
-    t = deal._t
+    t = deal.tables
+    solver = t.solver
     m1, m2, w = deal.masks(seat)
     closes = [m for m in moves if m >= CLOSE]
     scored = []
@@ -78,10 +78,10 @@ def _rewards(deal: Deal) -> list[float]:
         for seat in seats:
             points[seat] = deal.result.points[seat]
     else:
-        solver = deal._t.solver
+        solver = deal.tables.solver
         closer = deal.closer
         for seat in seats:
-            if seat == closer and deal._clean:
+            if seat == closer and deal.clean_close:
                 points[seat] = rules.clean_close_bonus
             else:
                 points[seat] = solver.best_points(*deal.masks(seat))
@@ -103,7 +103,7 @@ def _close_points(deal: Deal, move: int) -> list[float] | None:
     m1, m2, w = deal.masks(closer)
     if m2 or w:
         return None
-    solver = deal._t.solver
+    solver = deal.tables.solver
     points = [0.0] * deal.players
     for seat in deal.seats:
         if seat != closer:

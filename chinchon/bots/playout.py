@@ -23,19 +23,20 @@ def playout_move(deal: Deal, moves: list[int]) -> int:
     """The fast greedy policy: close when possible, take a discard that joins a meld, throw the dearest loose card."""
     seat = deal.to_move
     assert seat is not None
-    solver = deal._t.solver
+    t = deal.tables
+    solver = t.solver
     if deal.phase is Phase.DRAW:
         if MOVE_DISCARD_PILE in moves:
             top = deal.pile_ids[-1]
             m1, m2, w = deal.masks(seat)
             before = solver.best_points(m1, m2, w)
-            if top == deal._t.joker or (deal._t.wild_ace and top == 0):
+            if top == t.joker or (t.wild_ace and top == 0):
                 after = solver.best_points(m1, m2, w + 1)
                 value = deal.rules.wild_value
             else:
                 bit = 1 << top
                 after = solver.best_points(m1 | bit, m2 | (m1 & bit), w)
-                value = deal._t.value_of[top]
+                value = t.value_of[top]
             if after < before + value:
                 return MOVE_DISCARD_PILE
         return MOVE_STOCK if MOVE_STOCK in moves else moves[0]
@@ -48,7 +49,7 @@ def playout_move(deal: Deal, moves: list[int]) -> int:
     else:
         kind = solver.discard_kind_single(m1)
     if kind < 0:
-        kind = deal._t.joker if deal._jk[seat] else 0
+        kind = t.joker if deal.held(seat)[2] else 0
     return kind if kind in moves else moves[-1]
 
 
@@ -134,7 +135,7 @@ def sample_deal(
     deal = Deal.sample(observation, rng)
     if not _simple_rules(deal):
         return deal
-    t = deal._t
+    t = deal.tables
     solver = t.solver
     value_of = t.value_of
     me = observation.seat
@@ -155,21 +156,22 @@ def sample_deal(
         if thrown:
             for seat, ids in thrown_by.items():
                 refused.setdefault(seat, []).extend(pair_masks[kind] for kind in ids[-thrown:])
-    pool: list[int] = list(deal._stock)
+    pool: list[int] = list(deal.stock_ids)
     known: dict[int, int] = {}
     for seat in others:
         held = 0
         for card in observation.taken[seat]:
             held |= 1 << t.id_of[card]
         known[seat] = held
-        hidden = deal._m1[seat] & ~held
+        hidden = deal.held(seat)[0] & ~held
         while hidden:
             low = hidden & -hidden
             pool.append(low.bit_length() - 1)
             hidden ^= low
+    hands: dict[int, int] = {}
     for seat in others:
         held = known[seat]
-        count = (deal._m1[seat] & ~held).bit_count()
+        count = (deal.held(seat)[0] & ~held).bit_count()
         bound = value_of[last[seat]]
         last_bit = 1 << last[seat]
         best_bad = -1
@@ -178,7 +180,7 @@ def sample_deal(
             mask = held
             for kind in rng.sample(pool, count):
                 mask |= 1 << kind
-            _, chosen = solver._best_single(mask)
+            _, chosen = solver.best_single(mask)
             covered = 0
             for meld in chosen:
                 covered |= meld
@@ -196,9 +198,9 @@ def sample_deal(
                 best_bad, best_mask = bad, mask
                 if bad == 0:
                     break
-        deal._m1[seat] = best_mask
+        hands[seat] = best_mask
         dealt = best_mask & ~held
         pool = [kind for kind in pool if not dealt >> kind & 1]
     rng.shuffle(pool)
-    deal._stock = pool
+    deal.redeal_ids(hands, pool)
     return deal

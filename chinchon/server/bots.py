@@ -1,8 +1,8 @@
 """Bots thinking off the event loop: a pool of processes, with a deadline.
 
-A bot is given its seat's observation and legal actions only. The
-observation is sent with its rules as a plain dictionary (the rules' solver
-tables are rebuilt once in each worker and never cross the pipe).
+A bot is given its seat's observation only (its legal actions are in it).
+The observation is sent with its rules as a plain dictionary (the rules'
+solver tables are rebuilt once in each worker and never cross the pipe).
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
-from chinchon.actions import Action
 from chinchon.bots import make_bot
 from chinchon.bots.base import Bot
 from chinchon.observation import Observation
@@ -64,9 +62,9 @@ def _bot(spec: str) -> Bot:
 
 
 def _think(payload: bytes) -> tuple[str, float]:
-    spec, observation, legal, seed = pickle.loads(payload)
+    spec, observation, seed = pickle.loads(payload)
     started = time.perf_counter()
-    action = _bot(spec).choose(observation, legal, random.Random(seed))
+    action = _bot(spec).choose(observation, list(observation.legal_actions), random.Random(seed))
     return str(action), time.perf_counter() - started
 
 
@@ -100,11 +98,10 @@ class BotPool:
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_end_with_the_server)
         return self._executor
 
-    async def choose(
-        self, spec: str, observation: Observation, legal: Sequence[Action], deadline: float
-    ) -> tuple[str, float]:
-        """The bot's action (as text) and its thinking time; raises ``TimeoutError`` past ``deadline`` seconds."""
-        payload = _pack((spec, observation, list(legal), secrets.randbits(64)))
+    async def choose(self, spec: str, observation: Observation, deadline: float) -> tuple[str, float]:
+        """The bot's action (as text), from the seat's observation (its legal actions in it), and its thinking
+        time; raises ``TimeoutError`` past ``deadline`` seconds."""
+        payload = _pack((spec, observation, secrets.randbits(64)))
         loop = asyncio.get_running_loop()
         try:
             future = loop.run_in_executor(self._pool(), _think, payload)

@@ -145,6 +145,10 @@ def uvicorn_config(app: Any, settings: ServerSettings, **options: Any) -> uvicor
         "ws_max_size": WS_FRAME_MAX,
         "ws_ping_interval": settings.heartbeat,
         "ws_ping_timeout": settings.heartbeat,
+        # No permessage-deflate: the frames are small (events of some 260 bytes), compressing them costs every
+        # connection its own zlib state (about 100 KiB) and its own pass over each frame, where a frame is otherwise
+        # made once for every member of a seat and language (docs/benchmarks.md).
+        "ws_per_message_deflate": False,
         "timeout_keep_alive": KEEP_ALIVE,
         "h11_max_incomplete_event_size": HEAD_MAX,
         **options,

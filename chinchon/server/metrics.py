@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import gc
+import time
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-__all__ = ["Metrics"]
+__all__ = ["GcWatch", "Metrics"]
 
 
 class Metrics:
-    """Rooms open, connections, actions, errors, the action round trip and the bots' thinking time."""
+    """Rooms open, connections, actions, errors, the action round trip, the bots' thinking time and the garbage
+    collector's pauses."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -28,3 +33,42 @@ class Metrics:
             buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5),
             registry=self.registry,
         )
+        self.gc_pauses = Histogram(
+            "chinchon_gc_pause_seconds",
+            "How long a garbage collection stopped the server (by generation)",
+            ["generation"],
+            buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1),
+            registry=self.registry,
+        )
+        self.gc_longest = Gauge(
+            "chinchon_gc_pause_longest_seconds", "The longest garbage collection pause so far", registry=self.registry
+        )
+
+
+class GcWatch:
+    """Times each garbage collection of this process (``gc.callbacks``) into the metrics, while installed."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self.started = 0.0
+        self.longest = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+            return
+        pause = time.perf_counter() - self.started
+        self.metrics.gc_pauses.labels(str(info.get("generation", "?"))).observe(pause)
+        if pause > self.longest:
+            self.longest = pause
+            self.metrics.gc_longest.set(pause)
+
+    def install(self) -> None:
+        """Start timing the collections."""
+        if self not in gc.callbacks:
+            gc.callbacks.append(self)
+
+    def remove(self) -> None:
+        """Stop timing them."""
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)

@@ -67,6 +67,7 @@ ErrorCode = Literal[
     "no_game",
     "bad_origin",
     "unsupported_media_type",
+    "bad_version",
 ]
 """The codes of typed errors; the message beside a code is in the seat's language."""
 
@@ -260,9 +261,25 @@ class Pools(_Message):
 
 
 class ReplayStep(_Message):
-    """A step of a replay: a deal's start, an action, or a deal's end, and the table after it, every hand shown."""
+    """A step of a replay: an event of the match (its ``kind``, its JSON form, the private event told with it), its
+    text, and the table after it, every hand shown."""
 
-    kind: Literal["deal", "action", "result"]
+    kind: Literal[
+        "deal_started",
+        "drew",
+        "discarded",
+        "stock_rebuilt",
+        "closed",
+        "showed",
+        "laid_off",
+        "passed",
+        "deal_ended",
+        "reentry_asked",
+        "reentered",
+        "match_ended",
+    ]
+    event: dict[str, Any]
+    secret: dict[str, Any] | None
     deal: int
     seat: int | None
     text: str
@@ -290,10 +307,19 @@ class Replay(_Message):
 # -- client messages (WebSocket) --------------------------------------------------------
 
 
+PROTOCOL_VERSION = 2
+"""The protocol's version: a ``hello`` names it; another is refused (``bad_version``)."""
+
+
 class Hello(_Message):
-    """The first message: a seat's token, a room to watch, or neither (the lobby)."""
+    """The first message: a seat's token, a room to watch, or neither (the lobby).
+
+    ``last_event``: the number of the last event the client folded into its state; the events after it follow
+    (the whole view instead when the server no longer keeps them). Without it the whole view comes.
+    """
 
     type: Literal["hello"]
+    version: int | None = None
     room: str | None = None
     token: str | None = None
     last_event: int | None = Field(default=None, ge=0)
@@ -355,7 +381,7 @@ ClientMessage = Annotated[
 client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
-# -- server messages (their schemas; the server builds them as dicts) --------------------
+# -- server messages (the server's messages are made from these models) -----------------
 
 
 class SeatInfo(_Message):
@@ -403,6 +429,8 @@ class GameView(_Message):
 
     phase: Literal["draw", "discard", "showdown", "over"]
     to_move: int | None
+    seats: list[int]
+    """The seats that play the deal, in playing order."""
     hand: list[str]
     arrangement: ArrangementView | None = None
     hand_sizes: list[int]
@@ -449,15 +477,226 @@ class RoomView(_Message):
     rated: bool = False
 
 
+# -- what happened: the engine's events and the room's, as the wire carries them ----------
+
+
+class MatchStartedEvent(_Message):
+    """A match begins: the seats' names, the rules (every option), the starting totals, the seats in it."""
+
+    kind: Literal["match_started"]
+    names: list[str]
+    rules: dict[str, Any]
+    scores: list[int]
+    active: list[int]
+    decks: int
+    pot: int
+
+
+class DealStartedEvent(_Message):
+    """A deal is dealt: its number, dealer, first player, the seats that play in playing order, the face-up card,
+    the stock's size, the totals; ``playoff``: the tied seats play on to decide the match."""
+
+    kind: Literal["deal_started"]
+    number: int
+    dealer: int
+    first: int
+    seats: list[int]
+    discard: str
+    stock: int
+    scores: list[int]
+    playoff: bool
+
+
+class DrewEvent(_Message):
+    """A seat drew; ``card`` only when it came from the discard pile."""
+
+    kind: Literal["drew"]
+    seat: int
+    source: Literal["stock", "discard"]
+    card: str | None
+
+
+class DiscardedEvent(_Message):
+    """A seat discarded a card, ending its turn."""
+
+    kind: Literal["discarded"]
+    seat: int
+    card: str
+
+
+class StockRebuiltEvent(_Message):
+    """The stock ran out: the discard pile but its top card became a new stock of ``stock`` cards."""
+
+    kind: Literal["stock_rebuilt"]
+    stock: int
+
+
+class ClosedEvent(_Message):
+    """A seat closed (its face-down card is never told here) and laid ``melds``; ``to_move`` acts next."""
+
+    kind: Literal["closed"]
+    seat: int
+    melds: list[list[str]]
+    open: bool
+    to_move: int | None
+
+
+class ShowedEvent(_Message):
+    """A seat showed its melds in the showdown."""
+
+    kind: Literal["showed"]
+    seat: int
+    melds: list[list[str]]
+    to_move: int | None
+
+
+class LaidOffEvent(_Message):
+    """A seat laid off ``card`` on the table's meld ``meld_index`` (of ``owner``), which is now ``meld``."""
+
+    kind: Literal["laid_off"]
+    seat: int
+    card: str
+    meld_index: int
+    meld: list[str]
+    owner: int
+    to_move: int | None
+
+
+class PassedEvent(_Message):
+    """A seat made no more lay-offs in this round of the showdown."""
+
+    kind: Literal["passed"]
+    seat: int
+    to_move: int | None
+
+
+class DealEndedEvent(_Message):
+    """A deal is over: its result, the seats that played it, the totals, the seats it put over the limit."""
+
+    kind: Literal["deal_ended"]
+    number: int
+    seats: list[int]
+    result: ResultView
+    scores: list[int]
+    out: list[int]
+
+
+class ReEntryAskedEvent(_Message):
+    """These seats, over the limit, decide one by one whether to re-enter at the total ``score``."""
+
+    kind: Literal["reentry_asked"]
+    seats: list[int]
+    score: int
+
+
+class ReEnteredEvent(_Message):
+    """A seat's answer to re-entry; ``score`` is its total now, ``pot`` the pot."""
+
+    kind: Literal["reentered"]
+    seat: int
+    accept: bool
+    score: int
+    pot: int
+
+
+class MatchEndedEvent(_Message):
+    """The match is over: its winner, the final totals and the pot."""
+
+    kind: Literal["match_ended"]
+    winner: int
+    scores: list[int]
+    pot: int
+
+
+class JoinEvent(_Message):
+    """A person took seat ``seat`` (the room is waiting)."""
+
+    kind: Literal["join"]
+    seat: int
+    name: str
+
+
+class LeaveEvent(_Message):
+    """Seat ``seat``'s player left (``leave``) or was removed by the creator (``kick``); a bot or nobody sits."""
+
+    kind: Literal["leave", "kick"]
+    seat: int
+
+
+class StartEvent(_Message):
+    """Match number ``match`` starts (``start``: the first; ``rematch``: another); open seats got bots."""
+
+    kind: Literal["start", "rematch"]
+    match: int
+
+
+class YouWereDealtEvent(_Message):
+    """The cards your seat was dealt (after ``deal_started``)."""
+
+    kind: Literal["you_were_dealt"]
+    seat: int
+    hand: list[str]
+
+
+class YouDrewEvent(_Message):
+    """The card your seat drew from the stock (with its ``drew``)."""
+
+    kind: Literal["you_drew"]
+    seat: int
+    card: str
+
+
+class YouPutFaceDownEvent(_Message):
+    """The card your seat put face down when it closed (with its ``closed``)."""
+
+    kind: Literal["you_put_face_down"]
+    seat: int
+    card: str
+
+
+PublicEventModel = Annotated[
+    MatchStartedEvent
+    | DealStartedEvent
+    | DrewEvent
+    | DiscardedEvent
+    | StockRebuiltEvent
+    | ClosedEvent
+    | ShowedEvent
+    | LaidOffEvent
+    | PassedEvent
+    | DealEndedEvent
+    | ReEntryAskedEvent
+    | ReEnteredEvent
+    | MatchEndedEvent
+    | JoinEvent
+    | LeaveEvent
+    | StartEvent,
+    Field(discriminator="kind"),
+]
+"""A public event: the engine's (``chinchon.events``, in their ``to_dict`` form) or the room's."""
+
+PrivateEventModel = Annotated[YouWereDealtEvent | YouDrewEvent | YouPutFaceDownEvent, Field(discriminator="kind")]
+"""What one seat alone learns with a public event."""
+
+
 class Event(_Message):
-    """``event``: what happened at event number ``n``, public to all; a ``view`` follows in the same batch."""
+    """``event``: what happened at event number ``n`` (consecutive per room, the same for everyone).
+
+    ``event`` is public; ``text`` tells it in the client's language (``null`` for the room's own events);
+    ``private`` holds what the client's seat alone learns with it. ``settled``: the room waits in the state
+    after this event (the last event of an action): ``legal_actions`` are the seat's when it is to move,
+    ``arrangement`` the best arrangement of its hand when the hand changed, ``turn_deadline`` the mover's.
+    """
 
     type: Literal["event"]
     n: int
-    kind: Literal["join", "leave", "kick", "start", "action", "rematch", "bot", "back"]
-    seat: int | None
-    action: str | None = None
-    name: str | None = None
+    event: PublicEventModel
+    text: str | None = None
+    private: list[PrivateEventModel] = Field(default_factory=list)
+    settled: bool = False
+    legal_actions: list[str] = Field(default_factory=list)
+    arrangement: ArrangementView | None = None
+    turn_deadline: float | None = None
 
 
 class Welcome(_Message):

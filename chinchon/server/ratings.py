@@ -16,14 +16,13 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
-from chinchon.actions import Action
-from chinchon.match import Match
+from chinchon.events import DealEnded, Event, ReEntered
 from chinchon.server.players import GameRow, Players, RatingRow
 
 if TYPE_CHECKING:
@@ -47,29 +46,18 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-class _Watched(Match):
-    """A match being replayed that notes, after each action, which seats are still in."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.steps = 0
-        self.out_at: dict[int, int] = {}
-
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        super().apply(action, seat)
-        self.steps += 1
-        for s in range(self.players):
-            if s in self.active:
-                self.out_at.pop(s, None)
-            else:
-                self.out_at.setdefault(s, self.steps)
-
-
-def seats_out_at(record: dict[str, Any]) -> dict[int, int]:
-    """The action after which each seat that lost went out of the match for good."""
-    watched = _Watched.replay(record)
-    assert isinstance(watched, _Watched)
-    return dict(watched.out_at)
+def seats_out_at(events: Iterable[Event]) -> dict[int, int]:
+    """The number of the event after which each seat that lost went out of the match for good, from a match's
+    public events: a deal that puts a seat over the limit (:class:`~chinchon.events.DealEnded`) puts it out,
+    a re-entry (:class:`~chinchon.events.ReEntered`) brings it back."""
+    out_at: dict[int, int] = {}
+    for number, event in enumerate(events, start=1):
+        if isinstance(event, DealEnded):
+            for seat in event.out:
+                out_at[seat] = number
+        elif isinstance(event, ReEntered) and event.accept:
+            out_at.pop(event.seat, None)
+    return out_at
 
 
 @dataclass
@@ -135,8 +123,7 @@ async def finished_game(players: Players, room: Room) -> None:
         and (s.kind != "person" or s.bot_playing or (accounts[s.index] is not None and s.account != accounts[s.index]))
         for s in room.seats
     ]
-    record = match.record()
-    placings = rank_seats(match.scores, match.winner, seats_out_at(record), left)
+    placings = rank_seats(match.scores, match.winner, seats_out_at(match.events()), left)
     from chinchon.server.rooms import rules_options
 
     options = list(rules_options(room.rules))

@@ -1,21 +1,36 @@
-"""Replays of finished matches: each deal and move in order, with every hand shown (the match is over).
+"""Replays of finished matches: each event in order, with its text and every hand shown (the match is over).
 
-The server rebuilds the match from its record and describes each step in
-the reader's language; the browser's replay page only draws what it gets.
+The server tells the match's events (:meth:`Match.all_events
+<chinchon.match.Match.all_events>`: the public ones and every seat's
+private ones, since the match is over) in the reader's language
+(:func:`chinchon.narration.tell_each`), and folds them into a picture of
+the table after each one; the browser's replay page only draws what it gets.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from chinchon.actions import Action, Close, Discard, Draw, LayOff, Pass, ReEnter, Show
 from chinchon.cards import Card
-from chinchon.deal import Deal
-from chinchon.i18n import translation
+from chinchon.events import (
+    Closed,
+    DealEnded,
+    DealStarted,
+    Discarded,
+    Drew,
+    Event,
+    LaidOff,
+    MatchStarted,
+    ReEntered,
+    Showed,
+    StockRebuilt,
+    YouDrew,
+    YouPutFaceDown,
+    YouWereDealt,
+)
 from chinchon.match import Match
-from chinchon.server.views import result_view
+from chinchon.narration import tell_each
 
 __all__ = ["replay_steps"]
 
@@ -24,129 +39,131 @@ def _cards(cards: Sequence[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
-def _melds(melds: Sequence[Sequence[Card]]) -> str:
-    return " ".join("[" + " ".join(map(str, meld)) + "]" for meld in melds) if melds else "—"
+class _Table:
+    """The table as a finished match's events leave it: every hand, the piles, the melds, the totals."""
 
+    def __init__(self, started: MatchStarted) -> None:
+        players = len(started.names)
+        self.deal = 0
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.stock = 0
+        self.pile: list[Card] = []
+        self.table: list[tuple[int, tuple[Card, ...]]] = []
+        self.face_down: Card | None = None
+        self.scores = list(started.scores)
+        self.active = list(started.active)
+        self.result: dict[str, Any] | None = None
 
-class _Stepping(Match):
-    """A match being replayed that keeps a picture of the table after each action."""
+    def _take(self, seat: int, cards: Sequence[Card]) -> None:
+        hand = self.hands[seat]
+        for card in cards:
+            hand.remove(card)
 
-    lang: str = "en"
+    def fold(self, event: Event) -> None:
+        """The table after ``event``."""
+        if isinstance(event, DealStarted):
+            self.deal = event.number
+            self.hands = [[] for _ in self.hands]
+            self.stock = event.stock
+            self.pile = [event.discard]
+            self.table = []
+            self.face_down = None
+            self.scores = list(event.scores)
+            self.result = None
+        elif isinstance(event, YouWereDealt):
+            self.hands[event.seat] = sorted(event.hand)
+        elif isinstance(event, StockRebuilt):
+            self.stock = event.stock
+            self.pile = self.pile[-1:]
+        elif isinstance(event, Drew):
+            if event.source == "stock":
+                self.stock -= 1
+            else:
+                self.pile.pop()
+            if event.card is not None:
+                self.hands[event.seat] = sorted([*self.hands[event.seat], event.card])
+        elif isinstance(event, YouDrew):
+            self.hands[event.seat] = sorted([*self.hands[event.seat], event.card])
+        elif isinstance(event, Discarded):
+            self._take(event.seat, [event.card])
+            self.pile.append(event.card)
+        elif isinstance(event, Closed | Showed):
+            self._take(event.seat, [card for meld in event.melds for card in meld])
+            self.table += [(event.seat, meld) for meld in event.melds]
+        elif isinstance(event, YouPutFaceDown):
+            self._take(event.seat, [event.card])
+            self.face_down = event.card
+        elif isinstance(event, LaidOff):
+            self._take(event.seat, [event.card])
+            self.table[event.meld_index] = (event.owner, event.meld)
+        elif isinstance(event, DealEnded):
+            result = event.result
+            if result.closer is not None:
+                # Where the rules show the hands by themselves, the end tells the table and what is left.
+                self.table = [(meld.owner, meld.cards) for meld in result.table]
+                self.hands = [sorted(loose) for loose in result.loose]
+            self.scores = list(event.scores)
+            self.active = [seat for seat in self.active if seat not in event.out]
+            self.result = event.to_dict()["result"]
+        elif isinstance(event, ReEntered):
+            self.scores[event.seat] = event.score
+            if event.accept:
+                self.active = sorted([*self.active, event.seat])
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.steps: list[dict[str, Any]] = []
-
-    def _say(self, template: str, **params: object) -> str:
-        return translation(self.lang).gettext(template).format(**params)
-
-    def _picture(self, deal: Deal, seat: int | None, text: str, kind: str) -> dict[str, Any]:
-        result = deal.result
+    def picture(self) -> dict[str, Any]:
+        """What the replay page draws."""
         return {
-            "kind": kind,
-            "deal": self.deals.index(deal) + 1,
-            "seat": seat,
-            "text": text,
-            "hands": [_cards(deal.hand(s)) for s in range(self.players)],
-            "stock": len(deal.stock),
-            "pile": _cards(deal.discard_pile),
-            "table": [{"owner": m.owner, "cards": _cards(m.cards)} for m in deal.table],
-            "face_down": str(deal.face_down) if deal.face_down is not None else None,
+            "deal": self.deal,
+            "hands": [_cards(hand) for hand in self.hands],
+            "stock": self.stock,
+            "pile": _cards(self.pile),
+            "table": [{"owner": owner, "cards": _cards(meld)} for owner, meld in self.table],
+            "face_down": str(self.face_down) if self.face_down is not None else None,
             "scores": list(self.scores),
             "active": list(self.active),
-            "result": result_view(result),
+            "result": self.result,
         }
-
-    def _deal_started(self) -> None:
-        deal = self.deal
-        first = self.names[deal.first]
-        text = self._say("Deal {number}: {first} plays first", number=len(self.deals), first=first)
-        self.steps.append(self._picture(deal, None, text, "deal"))
-
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        if not self.steps:
-            self._deal_started()
-        deal = self.deal
-        mover = self.to_move if seat is None else seat
-        assert mover is not None
-        before = Counter(deal.hand(mover))
-        table = [(m.owner, m.cards) for m in deal.table]
-        ended = deal.result is not None
-        super().apply(action, seat)
-        text = self._describe(deal, mover, action, before, table)
-        self.steps.append(self._picture(deal, mover, text, "action"))
-        if not ended and deal.result is not None:
-            self.steps.append(self._picture(deal, None, self._deal_end(deal), "result"))
-        if self.deal is not deal:
-            self._deal_started()
-
-    def _deal_end(self, deal: Deal) -> str:
-        result = deal.result
-        assert result is not None
-        if result.closer is None:
-            return self._say("The stock ran out once too often: the deal is void and nobody scores.")
-        points = ", ".join(f"{self.names[s]} {result.points[s]:+d}" for s in deal.seats)
-        text = self._say("Points: {points}", points=points)
-        if result.chinchon:
-            text += " " + self._say("{name} made a chinchón!", name=self.names[result.closer])
-        return text
-
-    def _describe(
-        self, deal: Deal, seat: int, action: Action, before: Counter[Card], table: list[tuple[int, tuple[Card, ...]]]
-    ) -> str:
-        name = self.names[seat]
-        if isinstance(action, Draw):
-            gained = list((Counter(deal.hand(seat)) - before).elements())
-            card = str(gained[0]) if gained else "?"
-            if action.source == "discard":
-                return self._say("{name} took {card} from the discard pile", name=name, card=card)
-            return self._say("{name} drew {card} from the stock", name=name, card=card)
-        if isinstance(action, Discard):
-            return self._say("{name} discarded {card}", name=name, card=action.card)
-        if isinstance(action, Close):
-            melds = [m.cards for m in deal.table if m.owner == seat]
-            return self._say(
-                "{name} closed, putting {card} face down: {melds}", name=name, card=action.discard, melds=_melds(melds)
-            )
-        if isinstance(action, Show):
-            if not action.melds:
-                return self._say("{name} showed no melds", name=name)
-            return self._say("{name} showed {melds}", name=name, melds=_melds(action.melds))
-        if isinstance(action, LayOff):
-            if 0 <= action.meld_index < len(table):
-                owner, meld = table[action.meld_index]
-                return self._say(
-                    "{name} laid off {card} on {meld} ({owner})",
-                    name=name,
-                    card=action.card,
-                    meld=_melds([meld]),
-                    owner=self.names[owner],
-                )
-            return self._say("{name} laid off {card}", name=name, card=action.card)
-        if isinstance(action, Pass):
-            return self._say("{name} passed", name=name)
-        if isinstance(action, ReEnter):
-            return self._say("{name} re-entered" if action.accept else "{name} stayed out", name=name)
-        return f"{name}: {action}"
 
 
 def replay_steps(record: dict[str, Any], lang: str = "en") -> dict[str, Any]:
-    """A finished match's replay: its seats, rules and every step (a deal's start, each action, a deal's end).
+    """A finished match's replay: its seats, rules and a step for each of its events after the match's start.
+
+    A step is the event (``kind``, ``event``: its JSON form; ``secret``: the private event told with it, such as
+    the card a draw from the stock took), the acting ``seat`` (``None`` for the deal's start and end), its text
+    in ``lang`` and the table after it, every hand shown. The cards each seat was dealt are in its deal's first
+    step.
 
     Raises:
         ValueError: the record is malformed or tampered with.
     """
-
-    class _InLanguage(_Stepping):
-        pass
-
-    _InLanguage.lang = lang
-    match = _InLanguage.replay(record)
-    assert isinstance(match, _Stepping)
+    match = Match.replay(record)
+    events = match.all_events()
+    started = events[0]
+    assert isinstance(started, MatchStarted)
+    table = _Table(started)
+    steps: list[dict[str, Any]] = []
+    for told in tell_each(events[1:], lang, names=match.names):
+        event, secret = told.event, told.secret
+        table.fold(event)
+        if secret is not None:
+            table.fold(secret)
+        if isinstance(event, YouWereDealt):
+            steps[-1].update(table.picture())
+            continue
+        steps.append(
+            {
+                "kind": event.kind,
+                "event": event.to_dict(),
+                "secret": secret.to_dict() if secret is not None else None,
+                "seat": getattr(event, "seat", None),
+                "text": "\n".join(told.lines),
+                **table.picture(),
+            }
+        )
     return {
         "seats": list(match.names),
         "rules": match.rules.to_dict(),
         "scores": list(match.scores),
         "winner": match.winner,
-        "steps": match.steps,
+        "steps": steps,
     }

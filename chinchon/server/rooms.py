@@ -1,7 +1,12 @@
 """Rooms: a match, its seats and tokens, bots and timers, and one owner that applies actions in order.
 
 Every change to a room happens under the room's lock: the event is written
-to the store, then applied, then sent. A room's driver task plays the bots'
+to the store, then applied, then sent. A stored entry of the log (an
+action, a start, a join...) makes one or more of the room's numbered
+events: the room's own (join, leave, kick, start, rematch) and the
+engine's for an action (``chinchon.events``), numbered one after the other
+from the entry's stored number; replaying the log numbers them again the
+same way. A room's driver task plays the bots'
 turns (thinking off the event loop, without the lock), the turns of seats
 whose player is gone past the grace period or out of time, and closes the
 room once nobody is left in it.
@@ -11,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import dataclasses
 import hashlib
 import hmac
@@ -27,17 +31,31 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from chinchon.actions import Action, IllegalAction, parse_action
 from chinchon.bots import make_bot
 from chinchon.bots.base import BotError
 from chinchon.bots.registry import LEVELS
 from chinchon.errors import N_, ChinchonError
+from chinchon.events import (
+    Closed,
+    DealEnded,
+    DealStarted,
+    Discarded,
+    Drew,
+    Event,
+    LaidOff,
+    PrivateEvent,
+    Showed,
+)
 from chinchon.match import Match
+from chinchon.observation import Observation
 from chinchon.rules import Rules, RulesError, parse_option
-from chinchon.server.hub import Connection, Hub, frame
-from chinchon.server.protocol import CHAT_MAX, NAME_MAX, CreateRoom
+from chinchon.server.hub import Connection, Envelope, Hub
+from chinchon.server.protocol import CHAT_MAX, NAME_MAX, ChatLine, CreateRoom, ErrorMessage, Presence, RoomView
 from chinchon.server.store import RECENT_EVENTS, EventRow, RoomRow, SeatRow, Store
-from chinchon.server.views import game_view, public_action, spectator_game_view, translated, translated_error
+from chinchon.server.views import arrangement_view, game_view, translated, translated_error
 
 if TYPE_CHECKING:
     from chinchon.server.bots import BotPool
@@ -53,6 +71,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 7
 BUFFER = RECENT_EVENTS
 """Events kept in memory for clients that reconnect (the same after a restart); older ones get the whole view."""
+
+HAND_EVENTS = (Drew, Discarded, Closed, Showed, LaidOff)
+"""The public events that change their seat's hand."""
 
 
 @dataclass
@@ -193,6 +214,16 @@ class MatchStart:
 
 
 @dataclass
+class StateCache:
+    """What is computed of one state of a room (its number ``n``), once for every connection and the driver."""
+
+    n: int
+    observations: dict[int, Observation] = field(default_factory=dict)
+    legal: list[str] | None = None
+    games: dict[int | None, dict[str, Any] | None] = field(default_factory=dict)
+
+
+@dataclass
 class Room:
     """One room: seats, status, the match and its numbered events."""
 
@@ -211,7 +242,8 @@ class Room:
     match_number: int = 0
     seed: str | None = None
     match: Match | None = None
-    buffer: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=BUFFER))
+    buffer: deque[tuple[int, bytes]] = field(default_factory=lambda: deque(maxlen=BUFFER))
+    """The latest events, each as its number and its envelope's JSON (bytes: nothing the collector looks into)."""
     seen: dict[int, OrderedDict[str, int]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -221,6 +253,8 @@ class Room:
     closed: bool = False
     rated: bool = False
     match_start: MatchStart = field(default_factory=MatchStart)
+    state: StateCache = field(default_factory=lambda: StateCache(-1))
+    """What is computed of the room's latest state, once, for every connection and the driver."""
 
     # -- what clients see ---------------------------------------------------------------
 
@@ -268,11 +302,45 @@ class Room:
             return None
         return time.time() + max(0.0, self.turn_seconds - (time.monotonic() - self.turn_started))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def cached(self) -> StateCache:
+        """The cache of the room's latest state (a new one once the state changed)."""
+        if self.state.n != self.n:
+            self.state = StateCache(self.n)
+        return self.state
+
+    def observation(self, seat: int) -> Observation:
+        """A seat's observation of the latest state (made once a state)."""
+        assert self.match is not None
+        cache = self.cached()
+        found = cache.observations.get(seat)
+        if found is None:
+            found = cache.observations[seat] = self.match.observation(seat)
+        return found
+
+    def legal_texts(self) -> list[str]:
+        """The legal actions of the seat to move, as text (made once a state)."""
+        assert self.match is not None
+        cache = self.cached()
+        if cache.legal is None:
+            cache.legal = [str(action) for action in self.match.legal_actions()]
+        return cache.legal
+
+    def game(self, seat: int | None) -> dict[str, Any] | None:
+        """The game as a seat (or a spectator, ``None``) sees it (made once a state and seat)."""
+        if self.match is None:
+            return None
+        cache = self.cached()
+        if seat not in cache.games:
+            observation = self.match.observation(None) if seat is None else self.observation(seat)
+            cache.games[seat] = game_view(observation)
+        return cache.games[seat]
+
+    def view(self, seat: int | None) -> RoomView:
         """The whole room as a seat (or a spectator, ``None``) may see it."""
-        game = None
-        if self.match is not None:
-            game = game_view(self.match.observation(seat)) if seat is not None else spectator_game_view(self.match)
+        return RoomView.model_validate(self.view_data(seat))
+
+    def view_data(self, seat: int | None) -> dict[str, Any]:
+        """The whole room as a seat (or a spectator, ``None``) may see it, as plain data."""
         return {
             "type": "view",
             "room": self.code,
@@ -287,7 +355,7 @@ class Room:
             "watchers": self.watchers(),
             "turn_seconds": self.turn_seconds,
             "turn_deadline": self.turn_deadline(),
-            "game": game,
+            "game": self.game(seat),
             "rated": self.rated,
         }
 
@@ -306,24 +374,97 @@ class Room:
             "rated": self.rated,
         }
 
-    def publish(self, event: dict[str, Any] | None) -> None:
-        """Send an event (if any) and each member's new view."""
+    def publish(self, envelopes: list[Envelope]) -> None:
+        """Keep the events for the clients that come back and send them to every member."""
         hub = self.manager.hub
-        event_text = frame(event) if event is not None else None
-        views: dict[int | None, tuple[dict[str, Any], str]] = {}
-        for connection in hub.members(self.code):
-            if event is not None:
-                hub.send(connection, event, event_text)
-            if connection.seat not in views:
-                view = self.view(connection.seat)
-                views[connection.seat] = view, frame(view)
-            hub.send(connection, *views[connection.seat])
+        for envelope in envelopes:
+            self.keep(envelope)
+            hub.publish(envelope)
+
+    def keep(self, envelope: Envelope) -> None:
+        """Keep an event for the clients that come back."""
+        self.buffer.append((envelope.n, orjson.dumps(envelope.to_dict())))
+
+    def kept(self, after: int = 0) -> list[Envelope]:
+        """The events kept for the clients that come back, after number ``after``."""
+        return [Envelope.from_dict(orjson.loads(data)) for n, data in self.buffer if n > after]
 
     def send_presence(self) -> None:
         """Tell every member who is connected, away or played by a bot."""
-        message = {"type": "presence", "room": self.code, "seats": self.seat_infos(), "watchers": self.watchers()}
-        for connection in self.manager.hub.members(self.code):
-            self.manager.hub.send(connection, message)
+        message = Presence.model_validate(
+            {"type": "presence", "room": self.code, "seats": self.seat_infos(), "watchers": self.watchers()}
+        )
+        hub = self.manager.hub
+        members = hub.members(self.code)
+        if members:
+            text = message.model_dump_json()
+            for connection in members:
+                hub.send(connection, message, text)
+
+    # -- the room's events -----------------------------------------------------------------
+
+    def people(self) -> set[int]:
+        """The seats a person holds: those that get their private part of each event."""
+        return {s.index for s in self.seats if s.kind == "person"}
+
+    def room_envelope(self, n: int, event: dict[str, Any], *, settle: bool = True, deadline: bool = True) -> Envelope:
+        """The envelope of one of the room's own events (join, leave, kick, start, rematch), numbered ``n``
+        (``settle``: the room waits in the state after it)."""
+        envelope = Envelope(self.code, n, event)
+        self.n = n
+        if settle:
+            self.settle(envelope, set(), deadline=deadline)
+        return envelope
+
+    def engine_envelopes(self, first: int, since: int, *, deadline: bool = True) -> list[Envelope]:
+        """The envelopes of the match's events after public event ``since``, numbered from ``first``; the last
+        one settles the state (the room's number is then the last one's)."""
+        assert self.match is not None
+        told: list[tuple[Event, dict[int, list[Event]]]] = []
+        changed: set[int] = set()
+        for event in self.match.all_events(since):
+            if not isinstance(event, PrivateEvent):
+                told.append((event, {}))
+                if isinstance(event, HAND_EVENTS):
+                    changed.add(event.seat)
+                elif isinstance(event, DealStarted | DealEnded):
+                    changed.update(range(self.match.players))
+            else:
+                told[-1][1].setdefault(event.seat, []).append(event)
+        people = self.people()
+        names = self.match.names
+        envelopes = []
+        for offset, (public, private) in enumerate(told):
+            mine = {seat: events for seat, events in private.items() if seat in people}
+            envelopes.append(
+                Envelope(
+                    self.code,
+                    first + offset,
+                    public.to_dict(),
+                    names,
+                    {seat: [e.to_dict() for e in events] for seat, events in mine.items()},
+                    told=(public, mine),
+                )
+            )
+        self.n = envelopes[-1].n
+        self.settle(envelopes[-1], changed & people, deadline=deadline)
+        return envelopes
+
+    def settle(self, envelope: Envelope, changed: set[int], *, deadline: bool = True) -> None:
+        """Mark the room's latest envelope as a state one may act in: the mover's legal actions (a person's), the
+        arrangements of the people's hands that changed, the turn's deadline."""
+        envelope.settled = True
+        match = self.match
+        if match is None or self.status != "playing":
+            return
+        mover = match.to_move
+        if mover is not None and self.seats[mover].kind == "person":
+            envelope.legal[mover] = self.legal_texts()
+        for seat in sorted(changed):
+            best = arrangement_view(self.observation(seat).hand, self.rules)
+            if best is not None:
+                envelope.arrangements[seat] = best
+        envelope.turn_deadline = self.turn_deadline() if deadline else None
 
     # -- the log ------------------------------------------------------------------------
 
@@ -354,12 +495,6 @@ class Room:
             raise Refused("server_busy", N_("the server could not save this; try again")) from None
         return n
 
-    def _event(self, n: int, kind: str, seat: int | None, **extra: Any) -> dict[str, Any]:
-        event = {"type": "event", "n": n, "kind": kind, "seat": seat, **extra}
-        self.buffer.append(event)
-        self.n = n
-        return event
-
     # -- who plays a seat ----------------------------------------------------------------
 
     def bot_controls(self, seat: int) -> bool:
@@ -379,7 +514,7 @@ class Room:
     # -- actions ------------------------------------------------------------------------
 
     async def act(self, seat: int, client_id: str, state: int, text: str) -> int:
-        """Apply a person's action, chosen in event ``state``; the event number it made.
+        """Apply a person's action, chosen in event ``state``; the number of the last event it made.
 
         Raises:
             Refused: the action is stale, repeated, not this seat's, or illegal; nothing changed.
@@ -409,35 +544,28 @@ class Room:
 
     def _check_legal(self, action: Action) -> None:
         assert self.match is not None
-        if self.match.is_legal(action):
-            return
-        # The copy shares the rules and the engine's tables: copying them took 70 ms a refusal.
-        deal = self.match.deal
-        shared: dict[int, Any] = {id(self.rules): self.rules, id(deal.rules): deal.rules}
-        tables = getattr(deal, "_t", None)
-        if tables is not None:
-            shared[id(tables)] = tables
         try:
-            copy.deepcopy(self.match, shared).apply(action)
+            self.match.check(action)
         except IllegalAction as exc:
             raise Refused("illegal_action", exc.template, **exc.params) from None
-        raise Refused("illegal_action", N_("this action is not legal now"))
 
     async def _apply(self, seat: int, action: Action) -> int:
-        """Store, apply and send one action (under the lock, legality checked)."""
+        """Store, apply and send one action (under the lock, legality checked); the number of its last event."""
         assert self.match is not None
         n = await self.append("action", seat, str(action))
+        since = len(self.match.events())
         self.match.apply(action, seat=seat)
-        event = self._event(n, "action", seat, action=public_action(self.match, seat, action))
         if self.match.to_move != seat:
             # A turn (draw and discard, or a showdown's decisions) has one timer, and ends when another seat moves.
             self.turn_started = time.monotonic()
             self.turn_expired = False
+        if self.match.over:
+            self.status = "over"
+        envelopes = self.engine_envelopes(n, since)
         metrics = self.manager.metrics
         if metrics is not None:
             metrics.actions.inc()
         if self.match.over:
-            self.status = "over"
             try:
                 await self.manager.store.finish_match(self.code, self.match_number, self.match.record())
                 await self.manager.store.set_status(self.code, "over")
@@ -446,9 +574,9 @@ class Room:
             except Exception:
                 log.exception("storage failed", extra={"room": self.code, "kind": "finish"})
             self.manager.lobby_changed()
-        self.publish(event)
+        self.publish(envelopes)
         self.wake.set()
-        return n
+        return self.n
 
     # -- the room's life ------------------------------------------------------------------
 
@@ -524,9 +652,11 @@ class Room:
         self.match_number, self.seed, self.status = number, seed, "playing"
         self.seen.clear()
         self.turn_started = time.monotonic()
-        event = self._event(n, kind, None)
+        start_envelope = self.room_envelope(n, {"kind": kind, "match": number}, settle=False)
+        envelopes = [start_envelope, *self.engine_envelopes(n + 1, 0)]
         self.manager.lobby_changed()
-        self.publish(event)
+        self.send_presence()  # (before the events: a client's state after them has the seats as they are)
+        self.publish(envelopes)
         self.wake.set()
 
     async def join(self, name: str, lang: str | None, account: Account | None = None) -> tuple[int, str]:
@@ -548,9 +678,10 @@ class Room:
                         s.account = account.id if account is not None else None
                         s.away_since, s.bot_playing = time.monotonic(), False
                         n = await self.append("join", s.index, json.dumps({"name": name}), seat_changes=[s])
-                    event = self._event(n, "join", s.index, name=name)
+                    envelope = self.room_envelope(n, {"kind": "join", "seat": s.index, "name": name})
                     self.manager.lobby_changed()
-                    self.publish(event)
+                    self.send_presence()
+                    self.publish([envelope])
                     self.wake.set()
                     return s.index, token
             raise Refused("room_full", N_("every seat is taken; you can watch the match"))
@@ -577,21 +708,19 @@ class Room:
                         self.creator = others[0]
                         changes["creator"] = self.creator
                 n = await self.append(kind, seat, None, seat_changes=[s], room_changes=changes or None)
-            event = self._event(n, kind, seat)
-            for connection in self.manager.hub.members(self.code):
-                if connection.seat == seat:
-                    connection.seat, connection.role = None, "spectator"
-                    self.manager.hub.send(
-                        connection,
-                        {
-                            "type": "error",
-                            "code": "not_seated",
-                            "message": translated(connection.lang, N_("you no longer have a seat in this room")),
-                            "id": None,
-                        },
-                    )
+            envelope = self.room_envelope(n, {"kind": kind, "seat": seat})
+            hub = self.manager.hub
+            removed = [c for c in hub.members(self.code) if c.seat == seat]
+            for connection in removed:
+                connection.seat, connection.role = None, "spectator"
             self.manager.lobby_changed()
-            self.publish(event)
+            self.send_presence()
+            self.publish([envelope])
+            for connection in removed:
+                # Its seat's private part is gone: it starts again from the spectator's whole view.
+                message = translated(connection.lang, N_("you no longer have a seat in this room"))
+                hub.send(connection, ErrorMessage(type="error", code="not_seated", message=message, id=None))
+                hub.send(connection, self.view(None))
             self.wake.set()
 
     def connect(self, connection: Connection) -> None:
@@ -615,12 +744,13 @@ class Room:
         self.wake.set()
 
     def resync(self, connection: Connection, last: int | None) -> None:
-        """The events a returning client missed (when they are still kept), then its view."""
+        """The events a returning client missed after ``last`` (when they are all still kept), else its whole view."""
         hub = self.manager.hub
-        if last is not None and last < self.n and self.buffer and self.buffer[0]["n"] <= last + 1:
-            for event in self.buffer:
-                if event["n"] > last:
-                    hub.send(connection, event)
+        kept = self.buffer[0][0] <= last + 1 if last is not None and self.buffer else last == self.n
+        if last is not None and last <= self.n and kept:
+            for envelope in self.kept(last):
+                hub.deliver(connection, envelope)
+            return
         hub.send(connection, self.view(connection.seat))
 
     def seat_of_account(self, account: int) -> int | None:
@@ -694,8 +824,7 @@ class Room:
                 step, seat, timeout = self._next_step()
                 if step == "bot" and seat is not None and self.match is not None:
                     state = self.n
-                    observation = self.match.observation(seat)
-                    legal = self.match.legal_actions()
+                    observation = self.observation(seat)
                     spec = self.bot_spec(seat)
             if step == "close":
                 await manager.close_room(self, "nobody left")
@@ -707,7 +836,7 @@ class Room:
             assert seat is not None
             if manager.settings.bot_delay:
                 await asyncio.sleep(manager.settings.bot_delay)
-            text = await manager.think(spec, observation, legal)
+            text = await manager.think(spec, observation)
             async with self.lock:
                 if self.closed or self.n != state or self.match is None or self.match.to_move != seat:
                     return False
@@ -719,7 +848,7 @@ class Room:
                         raise IllegalAction(N_("this action is not legal now"))
                 except ChinchonError:
                     log.error("a bot chose an illegal action", extra={"room": self.code, "bot": spec})
-                    action = legal[0]
+                    action = observation.legal_actions[0]
                 try:
                     await self._apply(seat, action)
                     return self.closed
@@ -749,12 +878,14 @@ class Manager:
 
     # -- bots ---------------------------------------------------------------------------
 
-    async def think(self, spec: str, observation: Any, legal: list[Action]) -> str:
-        """A bot's choice off the event loop; a quick fallback if the pool fails or is too slow."""
+    async def think(self, spec: str, observation: Observation) -> str:
+        """A bot's choice (from the seat's observation alone) off the event loop; a quick fallback if the pool
+        fails or is too slow."""
         try:
-            text, seconds = await self.pool.choose(spec, observation, legal, self.settings.bot_deadline)
+            text, seconds = await self.pool.choose(spec, observation, self.settings.bot_deadline)
         except (TimeoutError, Exception) as exc:  # a broken or slow pool must not stop the room
             log.warning("bot fallback", extra={"bot": spec, "problem": type(exc).__name__})
+            legal = list(observation.legal_actions)
             return str(make_bot("simple").choose(observation, legal, random.Random()))
         if self.metrics is not None:
             self.metrics.bot_seconds.observe(seconds)
@@ -884,34 +1015,37 @@ class Manager:
             rated=row.rated,
         )
         room.n = row.last_event
-        room.match_number = row.match
         room.seed = row.seed
         room.closed = row.status == "closed"
-        room.status = "waiting"
-        # Earlier matches' events (the latest events before the current match) are replayed for their public text
-        # only; the current match's rebuild the room.
+        # Earlier matches' events (the latest events before the current match) are replayed to be sent again; the
+        # current match's rebuild the room. Each entry's events are numbered from its stored number on (or after the
+        # previous entry's, for a log written by an older server that stored one number an entry).
         earlier_ok = True
+        end: int | None = None
         for entry in row.events:
             current = entry.match == row.match
             if not current and not earlier_ok:
                 continue
+            first = entry.n if end is None else max(entry.n, end + 1)
             try:
-                room.buffer.append(self._rebuilt_event(room, row, entry))
+                for envelope in self._rebuilt_events(room, row, entry, first):
+                    room.keep(envelope)
             except (ChinchonError, ValueError, KeyError):
                 if current:
                     raise
                 earlier_ok = False  # an earlier match that does not replay: its events are not sent again
                 room.buffer.clear()
-            if entry.kind in ("start", "rematch") and current:
-                room.status = "playing"
-        if room.match is not None and room.match.over:
-            room.status = "over"
+                end = None
+                continue
+            end = room.n
+        room.match_number = row.match
+        room.status = "waiting" if room.match is None else "over" if room.match.over else "playing"
         return room
 
     @staticmethod
-    def _rebuilt_event(room: Room, row: RoomRow, entry: EventRow) -> dict[str, Any]:
-        """An event of the log as it was sent, its action applied to the room's match (a start makes the match)."""
-        event: dict[str, Any] = {"type": "event", "n": entry.n, "kind": entry.kind, "seat": entry.seat}
+    def _rebuilt_events(room: Room, row: RoomRow, entry: EventRow, first: int) -> list[Envelope]:
+        """The events an entry of the log made, numbered from ``first``, its action applied to the room's match (a
+        start makes the match)."""
         if entry.kind in ("start", "rematch"):
             data = json.loads(entry.data or "{}")
             names = data.get("names", [])
@@ -921,14 +1055,20 @@ class Manager:
                 list(data.get("people", [not name.startswith("Bot ") for name in names])),
                 list(data.get("accounts", [None] * len(names))),
             )
-            event["seat"] = None
-        elif entry.kind == "action" and room.match is not None and entry.seat is not None:
+            room.status, room.match_number = "playing", entry.match
+            start = room.room_envelope(first, {"kind": entry.kind, "match": entry.match}, settle=False)
+            return [start, *room.engine_envelopes(first + 1, 0, deadline=False)]
+        if entry.kind == "action" and room.match is not None and entry.seat is not None:
             action = parse_action(entry.data or "")
+            since = len(room.match.events())
             room.match.apply(action, seat=entry.seat)
-            event["action"] = public_action(room.match, entry.seat, action)
-        elif entry.kind == "join" and entry.data:
-            event["name"] = json.loads(entry.data)["name"]
-        return event
+            if room.match.over:
+                room.status = "over"
+            return room.engine_envelopes(first, since, deadline=False)
+        event: dict[str, Any] = {"kind": entry.kind, "seat": entry.seat}
+        if entry.kind == "join":
+            event["name"] = json.loads(entry.data or "{}")["name"]
+        return [room.room_envelope(first, event, deadline=False)]
 
     async def restore(self) -> int:
         """Rebuild every room that was open when the server stopped; how many."""
@@ -969,6 +1109,7 @@ class Manager:
             with contextlib.suppress(Exception):
                 await self.store.set_status(room.code, "closed")
             for connection in self.hub.members(room.code):
+                # (The room's closing is no event: a last whole view tells it.)
                 self.hub.send(connection, room.view(connection.seat))
         if self.metrics is not None:
             self.metrics.rooms.set(len(self.rooms))
@@ -1010,17 +1151,11 @@ class Manager:
         except Exception:
             log.exception("storage failed", extra={"room": room.code if room else "", "kind": "chat"})
             raise Refused("server_busy", N_("the server could not save this; try again")) from None
-        message = {
-            "type": "chat",
-            "room": room.code if room else None,
-            "name": name,
-            "seat": seat,
-            "text": text,
-            "time": when,
-        }
+        message = ChatLine(type="chat", room=room.code if room else None, name=name, seat=seat, text=text, time=when)
         members = self.hub.members(room.code) if room else list(self.hub.lobby)
+        frame = message.model_dump_json()
         for connection in members:
-            self.hub.send(connection, message)
+            self.hub.send(connection, message, frame)
 
     async def shutdown(self) -> None:
         """Stop every room's driver once its writes are done."""
@@ -1037,14 +1172,14 @@ class Manager:
             self._lobby_task.cancel()
 
 
-def error_message(refused: Refused, lang: str, client_id: str | None = None) -> dict[str, Any]:
+def error_message(refused: Refused, lang: str, client_id: str | None = None) -> ErrorMessage:
     """A typed error for a client."""
-    return {"type": "error", "code": refused.code, "message": refused.text(lang), "id": client_id}
+    return ErrorMessage(type="error", code=refused.code, message=refused.text(lang), id=client_id)  # type: ignore[arg-type]
 
 
-def engine_error(code: str, exc: ChinchonError, lang: str) -> dict[str, Any]:
+def engine_error(code: str, exc: ChinchonError, lang: str) -> ErrorMessage:
     """A typed error from an engine error."""
-    return {"type": "error", "code": code, "message": translated_error(lang, exc), "id": None}
+    return ErrorMessage(type="error", code=code, message=translated_error(lang, exc), id=None)  # type: ignore[arg-type]
 
 
 __all__ += ["BotError", "check_name", "error_message", "normal_code"]

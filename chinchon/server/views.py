@@ -1,27 +1,28 @@
 """What each seat and each spectator may see: views made from observations alone.
 
-A seat's view is made from its :class:`~chinchon.game.Observation`; a
-spectator's from the observation of a seat with the hand, the legal actions
-and that seat's own knowledge taken out, so that it holds public
-information only. Events are public too: a close's face-down card is never
-in them.
+A seat's view is made from its :class:`~chinchon.observation.Observation`; a
+spectator's from the public observation (``match.observation(None)``),
+built by the engine from public facts only. What happened is the engine's
+to tell (:mod:`chinchon.events`): the server sends its events, and makes a
+whole view only for a client that joins or falls behind.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from chinchon.actions import Action, Close
+from chinchon.cards import Card
 from chinchon.errors import ChinchonError
 from chinchon.i18n import translation
-from chinchon.match import Match
 from chinchon.melds import best_arrangement
-from chinchon.observation import DealResult, Observation, TableMeld
+from chinchon.observation import DealResult, PublicObservation, TableMeld
+from chinchon.rules import Rules
 
-__all__ = ["game_view", "public_action", "spectator_game_view", "translated"]
+__all__ = ["arrangement_view", "game_view", "result_view", "translated", "translated_error"]
 
 
-def _cards(cards: tuple[Any, ...] | list[Any]) -> list[str]:
+def _cards(cards: Sequence[Any]) -> list[str]:
     return [str(card) for card in cards]
 
 
@@ -30,6 +31,7 @@ def _meld(meld: TableMeld) -> dict[str, Any]:
 
 
 def result_view(result: DealResult | None) -> dict[str, Any] | None:
+    """How a deal ended, as JSON-able data (``ResultView``)."""
     if result is None:
         return None
     return {
@@ -43,25 +45,27 @@ def result_view(result: DealResult | None) -> dict[str, Any] | None:
     }
 
 
-def _arrangement(observation: Observation) -> dict[str, Any] | None:
-    """The best arrangement of the seat's own hand (its own information), for the client to mark its melds."""
-    if not observation.hand:
+def arrangement_view(hand: Sequence[Card], rules: Rules) -> dict[str, Any] | None:
+    """The best arrangement of a seat's own hand (its own information), for the client to mark its melds;
+    ``None`` for an empty hand."""
+    if not hand:
         return None
     try:
-        best = best_arrangement(observation.hand, observation.rules)
+        best = best_arrangement(hand, rules)
     except ChinchonError:
         return None
     return {"melds": [_cards(meld) for meld in best.melds], "loose": _cards(best.loose), "points": best.points}
 
 
-def game_view(observation: Observation) -> dict[str, Any]:
-    """The game as the observation's seat sees it (JSON-able)."""
+def game_view(observation: PublicObservation) -> dict[str, Any]:
+    """The game as the observation's seat (or, from the public observation, a spectator) sees it (JSON-able)."""
     o = observation
     return {
         "phase": o.phase.value,
         "to_move": o.to_move,
+        "seats": list(o.seats),
         "hand": _cards(o.hand),
-        "arrangement": _arrangement(o),
+        "arrangement": arrangement_view(o.hand, o.rules),
         "hand_sizes": list(o.hand_sizes),
         "stock_size": o.stock_size,
         "discard_pile": _cards(o.discard_pile),
@@ -85,29 +89,6 @@ def game_view(observation: Observation) -> dict[str, Any]:
         "winner": o.winner,
         "pot": o.pot,
     }
-
-
-def spectator_game_view(match: Match) -> dict[str, Any]:
-    """The game as someone without a seat sees it: public information only."""
-    deal = match.deal
-    # A seat other than the closer: its history shows the close without the face-down card.
-    seat = 0 if deal.closer is None else (deal.closer + 1) % match.players
-    view = game_view(match.observation(seat))
-    view["hand"] = []
-    view["arrangement"] = None
-    view["legal_actions"] = []
-    return view
-
-
-def public_action(match: Match, seat: int, action: Action) -> str:
-    """The text of an action just applied as everyone may read it (a close without its face-down card)."""
-    if not isinstance(action, Close):
-        return str(action)
-    for deal in reversed(match.deals):
-        for who, played in reversed(deal.history):
-            if who == seat and isinstance(played, Close):
-                return " ".join(["close", *(str(TableMeld(seat, meld)) for meld in played.melds or ())])
-    return "close"
 
 
 def translated(lang: str, template: str, **params: object) -> str:

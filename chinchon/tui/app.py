@@ -28,6 +28,7 @@ from textual.widgets import Static
 
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, ReEnter, Show
 from chinchon.cards import Card
+from chinchon.events import Closed, Drew, LaidOff, Showed, YouDrew, YouPutFaceDown
 from chinchon.i18n import _, cannot_close_reason, is_rtl, ngettext, pgettext, translate_error
 from chinchon.melds import best_discard
 from chinchon.observation import Observation, Phase, TableMeld
@@ -758,11 +759,16 @@ class TableScreen(Screen[None]):
         if self.game.session.observation().phase is Phase.DISCARD:
             self._say(_("You have drawn: now discard a card (pick it, Enter) or close (c)."))
             return
-        before = list(self.game.session.observation().hand)
+        session = self.game.session
+        told = len(session.match.events())
         self.game.human_play(Draw("stock" if source == "stock" else "discard"))
-        drawn = Counter(self.game.session.observation().hand) - Counter(before)
-        if len(drawn) == 1:
-            self.new_card = next(iter(drawn))
+        drawn = [
+            event.card
+            for event in session.match.events_for(session.human, told)
+            if isinstance(event, YouDrew | Drew) and event.seat == session.human and event.card is not None
+        ]
+        if drawn:
+            self.new_card = drawn[0]
             # A card from the stock is picked, ready to throw; one taken from the discard pile was
             # taken to keep: picking it would let Enter throw it straight back.
             self.picked = self.new_card if source == "stock" else None
@@ -1134,26 +1140,20 @@ class ChinchonApp(App[None]):
         assert result is not None
         obs = session.observation()
         face_down: Card | None = None  # the player's own, if the player closed: the others' stay hidden
-        laid_off: dict[int, list[Card]] = {}  # meld index → the cards others laid off on it
+        laid: list[tuple[int, tuple[Card, ...]]] = []  # the table's melds as their owners laid them, in order
         laid_by: dict[tuple[int, int], list[Card]] = {}  # (seat, owner) → the cards seat laid off on owner's melds
-        for who, text in deal.history:
-            verb, _space, rest = text.partition(" ")
-            if verb == "layoff":
-                given_text, _space, index_text = rest.partition(" ")
-                index = int(index_text)
-                card = Card.parse(given_text)
-                if index < len(result.table) and result.table[index].owner != who:
-                    laid_off.setdefault(index, []).append(card)
-                    laid_by.setdefault((who, result.table[index].owner), []).append(card)
-            elif verb == "close" and who == session.human:
-                face_down = Card.parse(rest.partition(" ")[0])
+        for event in session.deal_events(number):
+            if isinstance(event, Closed | Showed):
+                laid += [(event.seat, meld) for meld in event.melds]
+            elif isinstance(event, LaidOff) and event.owner != event.seat:
+                laid_by.setdefault((event.seat, event.owner), []).append(event.card)
+            elif isinstance(event, YouPutFaceDown):
+                face_down = event.card
+        # Where the rules show the hands by themselves, the melds nobody showed in an event are as the result has them.
+        laid += [(meld.owner, meld.cards) for meld in result.table[len(laid) :]]
         rows = []
         for seat in deal.seats:
-            melds = [
-                _loose_after(meld.cards, laid_off.get(index, []))
-                for index, meld in enumerate(result.table)
-                if meld.owner == seat
-            ]
+            melds = [meld for owner, meld in laid if owner == seat]
             rows.append(
                 [
                     session.names[seat],

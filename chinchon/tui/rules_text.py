@@ -250,6 +250,14 @@ def _layoffs(rules: Rules) -> str:
             "A natural card may take the place of the wild card that stands for it in a run on the table; "
             "the wild card then moves to the top end of the run (to the bottom when the run reaches the top)."
         )
+        if rules.wild_floats == "anywhere":
+            floats = _join(
+                floats,
+                _(
+                    "A wild card at one end of a run on the table may also move to the other end so that a card "
+                    "laid off fits: [3♥ 4♥ 🃏] takes A♥, the wild card then standing for 2♥."
+                ),
+            )
     return _join(text, clean, closer, runs, floats, passes)
 
 

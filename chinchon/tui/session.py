@@ -1,10 +1,11 @@
 """A match of the player against bots, apart from any screen: the moves, a log of them, and saving.
 
 The session applies the player's actions and the bots' choices to a
-:class:`~chinchon.game.Match`, writes a line in the player's language for
-each thing that happened at the table, and saves the match record after
-every action. Everything it tells the player comes from what the player's
-seat observes.
+:class:`~chinchon.match.Match`, writes in its log, in the player's language,
+the text of each event the player's seat is told
+(:meth:`~chinchon.match.Match.events_for`, :func:`chinchon.narration.tell`),
+and saves the match record after every action. Everything it tells the
+player comes from what the player's seat is told and observes.
 
 >>> from chinchon.i18n import set_language
 >>> _ = set_language("en")
@@ -18,27 +19,24 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from chinchon.actions import Action, ReEnter
+from chinchon.actions import Action
 from chinchon.bots import Bot, make_bot
 from chinchon.bots.showdown import own_showdown_choice
-from chinchon.cards import Card, parse_cards
+from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
+from chinchon.events import DealEnded, DealStarted, Event, MatchStarted, YouWereDealt
 from chinchon.i18n import LANGUAGES, _, get_language, ngettext, translate_error, translation
 from chinchon.match import Match
-from chinchon.observation import DealResult, Observation, Phase, TableMeld
+from chinchon.narration import tell
+from chinchon.observation import DealResult, Observation, Phase
 from chinchon.record import RecordError, replay
-from chinchon.record_format import replay_match
 from chinchon.rules import Rules
 from chinchon.tui.storage import LOG_KEPT, Settings, StorageError, Store
 
-__all__ = ["Session", "SessionError", "melds_text", "shown_names", "void_line"]
-
-_MELD = re.compile(r"\[([^\]]*)\]")
+__all__ = ["Session", "SessionError", "shown_names", "void_line"]
 
 
 class SessionError(ChinchonError):
@@ -70,25 +68,6 @@ def shown_names(names: Sequence[str], human: int | None = None) -> tuple[str, ..
     return tuple(shown)
 
 
-class _Retold(Match):
-    """A match replayed from its record that tells a session each action, to write the log anew."""
-
-    session: Session | None = None
-
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        session = self.session
-        if session is None:
-            super().apply(action, seat)
-            return
-        who = seat if seat is not None else self.to_move
-        session.tell(action, who if who is not None else -1, lambda: super(_Retold, self).apply(action, seat))
-
-
-def melds_text(melds: Sequence[Sequence[Card]]) -> str:
-    """Melds as card text in brackets: ``[3♥ 4♥ 5♥] [7♦ 7♠ 7♣]``."""
-    return " ".join("[" + " ".join(str(card) for card in meld) + "]" for meld in melds)
-
-
 class Session:
     """A match between the player (``settings.human``) and one bot at every other seat."""
 
@@ -108,6 +87,8 @@ class Session:
         self.store = store
         self.log: list[str] = []
         self.save_error: str | None = None
+        self.told = len(match.events())
+        """The number of the last public event the log tells."""
         # The table as the player leaves it, saved with the match (see Settings).
         self.sort = settings.sort
         self.own: list[Card] = []
@@ -140,7 +121,7 @@ class Session:
         """
         match = Match(list(names), rules, settings.seed, scores=scores, first=first, decks=decks)
         session = cls(match, settings, store)
-        session._log_deal_start(session.observation())
+        session.log = session.lines(match.events_for(session.human))
         session.save()
         return session
 
@@ -155,14 +136,8 @@ class Session:
         if loaded is None:
             return None
         record, settings = loaded
-        # A log written in another language is written anew, from the record, in this one.
-        retell = settings.lang is not None and settings.lang != get_language()
-        told: list[str] | None = None
         try:
-            if retell:
-                match, told = cls._retold(record, settings.played())
-            else:
-                match = replay(record, go_on=True)
+            match = replay(record, go_on=True)
         except RecordError as error:
             raise StorageError(
                 N_("{file}: the saved match is damaged ({error})"), file=store.record_path, error=translate_error(error)
@@ -186,33 +161,18 @@ class Session:
             session.picked = None if settings.picked is None else Card.parse(settings.picked)
         except ChinchonError:
             raise StorageError(N_("{file}: the saved settings are damaged"), file=store.settings_path) from None
-        observation = session.observation()
-        session.log = list(settings.log) if told is None else told[-LOG_KEPT:]
+        if settings.lang is not None and settings.lang != get_language():
+            # A log written in another language is written anew, from the events, in this one.
+            session.log = session.lines(match.events_for(session.human))[-LOG_KEPT:]
+        else:
+            session.log = list(settings.log)
         session.log.append(_("The match goes on where it was left."))
         if not session.log[:-1]:
-            session._log_deal_start(observation)
+            # No log was saved: the current deal's.
+            events = match.events_for(session.human)
+            start = max(i for i, event in enumerate(events) if isinstance(event, DealStarted))
+            session.log += session.lines(events[start:])
         return session
-
-    @classmethod
-    def _retold(cls, record: dict[str, Any], settings: Settings) -> tuple[Match, list[str]]:
-        """The match of a record, and the log its session would have written in the current language.
-
-        Raises:
-            RecordError: the record is malformed or tampered with.
-        """
-        sessions: list[Session] = []
-
-        def dealt(*args: Any, **options: Any) -> _Retold:
-            match = _Retold(*args, **options)
-            session = cls(match, settings)
-            session._log_deal_start(session.observation())
-            match.session = session
-            sessions.append(session)
-            return match
-
-        match = replay_match(dealt, record, go_on=True)
-        match.session = None
-        return match, sessions[0].log
 
     def again(self) -> Session:
         """A new match with the same seats, rules and bots, and the next seed."""
@@ -263,7 +223,7 @@ class Session:
 
     def choose(self, seat: int, observation: Observation) -> Action:
         """The bot's choice at ``seat`` from its observation (safe to call in a worker thread)."""
-        rng = random.Random(f"{self.settings.seed}:{len(self.match.events)}")
+        rng = random.Random(f"{self.settings.seed}:{len(self.match.log)}")
         return self.bots[seat].choose(observation, list(observation.legal_actions), rng)
 
     def helper_choice(self) -> Action:
@@ -275,37 +235,16 @@ class Session:
         return own_showdown_choice(self.observation())
 
     def play(self, action: Action, seat: int) -> None:
-        """Apply an action of ``seat``, log what happened, and save the match.
+        """Apply an action of ``seat``, log what happened (what the player's seat is told), and save the match.
 
         Raises:
-            IllegalAction: the action is not legal now; the message says why.
+            IllegalAction: the action is not legal now; the message says why, and nothing is written.
         """
-        self.tell(action, seat, lambda: self.match.apply(action, seat=seat))
+        self.match.apply(action, seat=seat)
+        events = self.match.events_for(self.human, self.told)
+        self.told += sum(1 for event in events if not event.private)
+        self.log += self.lines(events)
         self.save()
-
-    def tell(self, action: Action, seat: int, apply: Callable[[], None]) -> None:
-        """Play an action with ``apply`` and write in the log what happened (from the player's observations).
-
-        Raises:
-            IllegalAction: the action is not legal now; nothing is written.
-        """
-        before = self.match.observation(self.human)
-        index = len(self.match.deals) - 1
-        apply()
-        deal = self.match.deals[index].observation(self.human)
-        after = self.observation()
-        if isinstance(action, ReEnter):
-            self._log_reentry(seat, action.accept, after)
-        for who, text in deal.history[len(before.history) :]:
-            line = self._describe(who, text, before, deal)
-            if line:
-                self.log.append(line)
-        if before.phase is not Phase.OVER and deal.result is not None:
-            self._log_result(deal.result, before, after)
-        if after.deal_number != before.deal_number:
-            self._log_deal_start(after)
-        if after.match_over and after.winner is not None:
-            self.log.append(self.you_or(after.winner, _("You win the match!"), _("{name} wins the match!")))
 
     def save(self) -> None:
         """Save the match record and settings, remembering the error if they cannot be written."""
@@ -334,66 +273,20 @@ class Session:
         template = you if seat == self.human else other
         return template.format(name=self.names[seat], **params)
 
-    def _log_deal_start(self, observation: Observation) -> None:
-        if observation.phase is Phase.OVER or observation.match_over:
-            return
-        if not observation.active:
-            # Everyone went out in the same deal: the lowest totals play on to decide the match.
-            self.log.append(
-                _("Tied at {total}: {names} play a deciding deal").format(
-                    total=observation.scores[observation.seats[0]],
-                    names=", ".join(self.names[seat] for seat in sorted(observation.seats)),
-                )
-            )
-        if observation.first == self.human:
-            self.log.append(_("Deal {number}: you play first").format(number=observation.deal_number))
-            return
-        self.log.append(
-            _("Deal {number}: {first} plays first").format(
-                number=observation.deal_number, first=self.names[observation.first]
-            )
-        )
+    def lines(self, events: Sequence[Event]) -> list[str]:
+        """The log's lines for these events of the player's seat, in the current language.
 
-    def _describe(self, seat: int, text: str, before: Observation, deal: Observation) -> str | None:
-        verb, _space, rest = text.partition(" ")
-        if text == "draw stock":
-            if seat == self.human:
-                drawn = Counter(deal.hand) - Counter(before.hand)
-                return _("You drew {card} from the stock").format(card=" ".join(map(str, drawn.elements())))
-            return _("{name} drew from the stock").format(name=self.names[seat])
-        if text == "draw discard":
-            return self.you_or(
-                seat,
-                _("You took {card} from the discard pile"),
-                _("{name} took {card} from the discard pile"),
-                card=before.top_discard,
-            )
-        if verb == "discard":
-            return self.you_or(seat, _("You discarded {card}"), _("{name} discarded {card}"), card=rest)
-        if verb == "close":
-            melds = melds_text([parse_cards(group) for group in _MELD.findall(rest)]) or "—"
-            if seat == self.human:
-                card = rest.split(" ", 1)[0]
-                return _("You closed, putting {card} face down: {melds}").format(card=card, melds=melds)
-            return _("{name} closed: {melds}").format(name=self.names[seat], melds=melds)
-        if verb == "show":
-            groups = [parse_cards(group) for group in _MELD.findall(rest)]
-            if not groups:
-                return self.you_or(seat, _("You showed no melds"), _("{name} showed no melds"))
-            return self.you_or(seat, _("You showed {melds}"), _("{name} showed {melds}"), melds=melds_text(groups))
-        if verb == "layoff":
-            card_text, _space, index_text = rest.partition(" ")
-            index = int(index_text)
-            meld: TableMeld | None = before.table[index] if index < len(before.table) else None
-            target = str(meld) if meld is not None else str(deal.table[index])
-            return self.you_or(
-                seat,
-                _("You laid off {card} on {meld}"),
-                _("{name} laid off {card} on {meld}"),
-                card=card_text,
-                meld=target,
-            )
-        return None
+        The match's start and the cards dealt are not logged: the table shows them.
+        """
+        told = [event for event in events if not isinstance(event, MatchStarted | YouWereDealt)]
+        return tell(told, get_language(), names=self.names, you=self.human)
+
+    def deal_events(self, number: int) -> list[Event]:
+        """What the player's seat was told of deal ``number`` (from 1): its start to its end."""
+        events = self.match.events_for(self.human)
+        start = next(i for i, e in enumerate(events) if isinstance(e, DealStarted) and e.number == number)
+        end = next((i for i, e in enumerate(events) if i > start and isinstance(e, DealEnded)), len(events) - 1)
+        return events[start : end + 1]
 
     def closing_line(self, result: DealResult) -> str:
         """How the deal's closer closed: ``Bot 2 closed with 2 points`` (or that the deal was void)."""
@@ -414,32 +307,3 @@ class Session:
             ngettext("{name} closed with {points} point", "{name} closed with {points} points", points),
             points=points,
         )
-
-    def _log_result(self, result: DealResult, before: Observation, after: Observation) -> None:
-        closer = result.closer
-        self.log.append(self.closing_line(result))
-        if result.chinchon and closer is not None:
-            self.log.append(self.you_or(closer, _("You made a chinchón!"), _("{name} made a chinchón!")))
-        for seat in before.active:
-            if seat not in after.active:
-                self.log.append(
-                    self.you_or(
-                        seat,
-                        _("You are out with {total} points"),
-                        _("{name} is out with {total} points"),
-                        total=after.scores[seat],
-                    )
-                )
-
-    def _log_reentry(self, seat: int, accept: bool, after: Observation) -> None:
-        if accept:
-            self.log.append(
-                self.you_or(
-                    seat,
-                    _("You re-entered with {total} points"),
-                    _("{name} re-entered with {total} points"),
-                    total=after.scores[seat],
-                )
-            )
-        else:
-            self.log.append(self.you_or(seat, _("You stayed out"), _("{name} stayed out")))

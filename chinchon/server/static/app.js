@@ -1,8 +1,8 @@
 // The client's state, its connection to the server and the actions the controls call.
 //
-// What the server sends goes through one queue of happenings (the events since the last view, and the view after
-// them): they are shown one at a time, the others' moves no faster than the chosen pace, and a deal's results stay
-// in front until the player continues. Whatever later animates a move hooks on show(), which knows what happened.
+// What the server sends (protocol version 2: numbered events, folded into the view by state.js) is shown one moment
+// at a time (a move, a deal's end): the others' moves no faster than the chosen pace, a deal's results in front until
+// the player continues, each moment's cards moved by motion.js.
 
 import { patch } from "./dom.js";
 import { _, applyLanguage, browserLanguage, loadLanguage } from "./i18n.js";
@@ -12,6 +12,8 @@ import { suggestedLayoff } from "./ui.js";
 import * as sound from "./sound.js";
 import { accountSeat, changeHeaders, currentAccount } from "./account.js";
 import { pageActions, pageRoute } from "./pages.js";
+import { VERSION, actionText, applyEvent, follows } from "./state.js";
+import * as motion from "./motion.js";
 
 const saved = {
   get(key, fallback) {
@@ -78,6 +80,8 @@ const state = {
   resultShown: null,
   suggest: false,
   layoffAll: false,
+  // The card this seat just drew (shown raised until it discards).
+  freshCard: null,
   toast: null,
   needJoin: false,
   roomInfo: null,
@@ -105,6 +109,7 @@ function draw() {
   applyLanguage();
   ensureHelp();
   shown = patch(root, render(state, actions), shown);
+  motion.play(root);
 }
 
 function update(changes) {
@@ -219,11 +224,13 @@ function open() {
     retries = 0;
     lastHeard = Date.now();
     update({ conn: "open" });
-    const message = { ...hello, lang: state.lang };
-    if (message.room && lastEvent !== null) message.last_event = lastEvent;
+    const message = { ...hello, version: VERSION, lang: state.lang };
+    // With the state kept, the server sends the events missed (or the whole view when it keeps them no more).
+    if (message.room && lastEvent !== null && received && received.room === message.room) message.last_event = lastEvent;
     ws.send(JSON.stringify(message));
   };
   ws.onmessage = (e) => {
+    if (socket !== ws) return; // a socket being replaced (a resync): its last frames are not this state's
     lastHeard = Date.now();
     let message;
     try {
@@ -258,13 +265,20 @@ function disconnect() {
   }
 }
 
+/** Start again from the server's whole view: a hello without the last event (a gap in the events). */
+function resync() {
+  lastEvent = null;
+  open();
+}
+
 // -- what happened, shown one thing at a time ----------------------------------------------------
 
-let seq = 0;
-let incoming = [];        // {seq, events, view}: waiting to be shown, oldest first
-let waitingEvents = [];   // events received since the last view
-let received = null;      // the last view received (shown or not)
-let presence = null;      // the last presence message, with its place in the order of messages
+// The events of an action that the table shows as a moment of their own: a move, a deal's end (its hands shown).
+const MOMENTS = new Set(["drew", "discarded", "closed", "showed", "laid_off", "passed", "reentered", "deal_ended"]);
+
+let queue = [];           // {events, view}: moments waiting to be shown, oldest first
+let gathering = [];       // event messages received since the last moment
+let received = null;      // the view with every event received folded in (shown or not)
 let pumpTimer = null;
 let shownAt = 0;          // when the last move was shown
 let timedOut = null;      // the turn a bot last played for this seat, when the timer ran out
@@ -273,51 +287,53 @@ const sent = new Set();   // ids of this seat's actions not yet answered
 function forgetHappenings() {
   clearTimeout(pumpTimer);
   pumpTimer = null;
-  incoming = [];
-  waitingEvents = [];
+  queue = [];
+  gathering = [];
   received = null;
-  presence = null;
   state.hold = false;
 }
 
+/** A numbered event: folded into the view received, and shown as a moment when it is one (or settles an action). */
 function receiveEvent(m) {
-  lastEvent = Math.max(lastEvent || 0, m.n);
-  if (m.kind === "start" || m.kind === "rematch") {
-    waitingEvents.push({ kind: m.kind, n: m.n });
+  if (!follows(received, m)) {
+    resync();
     return;
   }
-  if (m.kind !== "action" || !m.action) return;
-  const before = received && received.game;
-  const entry = { n: m.n, seat: m.seat, action: m.action };
-  // The card taken from the discard pile is its top card in the view before this event; a lay-off's meld, the
-  // meld as it was.
-  if (m.action === "draw discard" && before && before.discard_pile.length) entry.card = before.discard_pile[before.discard_pile.length - 1];
-  if (m.action.startsWith("layoff ") && before) {
-    const onto = before.table[Number(m.action.split(" ")[2])];
-    if (onto) entry.meld = onto.cards;
-  }
+  const e = m.event;
+  const before = received;
+  const g = before.game;
+  received = applyEvent(received, m);
+  lastEvent = m.n;
   // This seat's move that this page did not send, on its turn with a timer run out: the seat's bot played it.
-  const mine = received && received.seat !== null && m.seat === received.seat;
-  if (mine && sent.size === 0 && before && before.to_move === m.seat && received.turn_deadline
-    && Date.now() / 1000 + state.clockSkew >= received.turn_deadline - 2 && timedOut !== `${received.match}:${before.deal_number}:${before.turn}`) {
-    timedOut = `${received.match}:${before.deal_number}:${before.turn}`;
-    waitingEvents.push({ note: "timeout", n: m.n });
+  const acted = MOMENTS.has(e.kind) && e.kind !== "deal_ended";
+  if (acted && before.seat !== null && e.seat === before.seat && sent.size === 0 && g && g.to_move === e.seat
+    && before.turn_deadline && Date.now() / 1000 + state.clockSkew >= before.turn_deadline - 2) {
+    const turn = `${before.match}:${g.deal_number}:${g.turn}`;
+    if (timedOut !== turn) {
+      timedOut = turn;
+      m = { ...m, timeout: true };
+    }
   }
-  waitingEvents.push(entry);
+  gathering.push(m);
+  // (A game not dealt yet, between a match's start and its first deal, is no moment to show.)
+  const dealt = !received.game || received.game.phase !== undefined;
+  if (dealt && (m.settled || MOMENTS.has(e.kind))) {
+    queue.push({ events: gathering, view: received });
+    gathering = [];
+    pump();
+  }
 }
 
+/** The whole view (on joining, or after a gap): shown at once, whatever waited. */
 function receiveView(view) {
-  lastEvent = view.state;
-  const item = { seq: ++seq, events: waitingEvents, view };
-  waitingEvents = [];
-  const before = received && received.game;
-  if (before && view.game && received.room === view.room && received.match === view.match
-    && before.deal_number === view.game.deal_number && view.game.stock_size > before.stock_size) {
-    item.events.push({ note: "reshuffle", n: view.state });
-  }
+  clearTimeout(pumpTimer);
+  pumpTimer = null;
+  queue = [];
+  gathering = [];
   received = view;
-  incoming.push(item);
-  pump();
+  lastEvent = view.state;
+  state.hold = false;
+  setView(view);
 }
 
 /** The key of the deal whose results a view shows as the last deal's. */
@@ -330,68 +346,92 @@ function resultOf(view, result, deal) {
   return { deal, result, scores: g.scores, active: g.active, state: view.state };
 }
 
-/** Whether this view begins the next deal of the match shown: its results come first, in front. */
+/** Whether a moment deals the next deal after the results of the last one were shown on the table: those results
+ * come first, in front, until the player continues. */
 function opensResult(item) {
   const old = state.view;
-  const v = item.view;
-  return !item.opened && old && old.game && v.game && old.room === v.room && old.match === v.match && v.status === "playing"
-    && v.game.previous_result && v.game.deal_number > old.game.deal_number && !v.game.match_over;
+  const dealt = item.events.some((m) => m.event.kind === "deal_started");
+  return dealt && !item.opened && old && old.game && old.game.result && old.status === "playing" && !old.game.match_over
+    && item.view.match === old.match;
+}
+
+function isBot(view, seat) {
+  const info = view.seats[seat];
+  return Boolean(info) && info.presence === "bot";
 }
 
 function pump() {
   clearTimeout(pumpTimer);
   pumpTimer = null;
-  while (incoming.length && !state.hold) {
-    const next = incoming[0];
+  while (queue.length && !state.hold) {
+    const next = queue[0];
     if (opensResult(next)) {
       next.opened = true;
-      applyEvents(next.events);
-      next.events = [];
-      const changes = {};
-      noteTotals(next.view, changes);
-      if (state.resultShown !== previousKey(next.view)) {
-        const g = next.view.game;
+      const v = state.view;
+      const key = `${v.match}:${v.game.deal_number}`;
+      if (state.resultShown !== key) {
         // A player's next deal waits behind them; a spectator's table goes on (nobody there needs to continue).
-        Object.assign(changes, { result: resultOf(next.view, g.previous_result, g.deal_number - 1), panel: "result",
-          hold: next.view.seat !== null, resultShown: previousKey(next.view), layoffAll: false });
+        update({ result: resultOf(v, v.game.result, v.game.deal_number), panel: "result", hold: v.seat !== null,
+          resultShown: key, layoffAll: false });
       }
-      update(changes);
       continue;
     }
     // A bot's move waits its turn at the chosen pace; a person's comes as it comes (people keep their own pace).
-    const seats = next.view.seats;
-    const bots = next.events.some((e) => e.action && e.seat !== next.view.seat && seats[e.seat] && seats[e.seat].presence === "bot");
+    const view = state.view || next.view;
+    const bots = next.events.some((m) => MOMENTS.has(m.event.kind) && m.event.seat !== undefined
+      && m.event.seat !== view.seat && isBot(view, m.event.seat));
     const wait = bots && state.view ? shownAt + PACES[state.pace] - Date.now() : 0;
     if (wait > 0) {
       pumpTimer = setTimeout(pump, wait);
       return;
     }
-    incoming.shift();
+    queue.shift();
     show(next);
   }
 }
 
-function applyEvents(events) {
-  let log = state.log;
-  for (const e of events) {
-    if (e.kind === "start" || e.kind === "rematch") {
-      log = [];
-      state.logMatch = undefined;
-    } else {
-      log = log.concat([e]).slice(-40);
-      if (e.action) shownAt = Date.now();
-      if (e.action && e.action.startsWith("close") && state.sound) sound.play("close");
-      if (e.note === "timeout") toast(_("Time's up: a bot played your turn."));
-    }
+/** The log's entry for an event of an action (the table before it names a lay-off's meld as it was). */
+function logEntry(m, before) {
+  const e = m.event;
+  const entry = { n: m.n, seat: e.seat, action: actionText(e) };
+  if (e.kind === "drew" && e.source === "discard") entry.card = e.card;
+  if (e.kind === "laid_off" && before && before.game && before.game.table[e.meld_index]) {
+    entry.meld = before.game.table[e.meld_index].cards;
   }
-  if (log !== state.log) update({ log });
+  return entry;
 }
 
 function show(item) {
   const old = state.view;
-  applyEvents(item.events);
+  let log = state.log;
+  let fresh = state.freshCard;
+  for (const m of item.events) {
+    const e = m.event;
+    if (e.kind === "start" || e.kind === "rematch") {
+      log = [];
+      state.logMatch = undefined;
+      continue;
+    }
+    if (m.timeout) {
+      log = log.concat([{ n: m.n, note: "timeout" }]);
+      toast(_("Time's up: a bot played your turn."));
+    }
+    if (e.kind === "stock_rebuilt") log = log.concat([{ n: m.n, note: "reshuffle" }]);
+    if (actionText(e) !== null) {
+      log = log.concat([logEntry(m, old)]);
+      shownAt = Date.now();
+      if (e.kind === "closed" && state.sound) sound.play("close");
+    }
+    if (e.kind === "drew" && old && e.seat === old.seat) {
+      fresh = e.source === "discard" ? e.card : (m.private.find((p) => p.kind === "you_drew") || {}).card;
+    }
+  }
+  if (log !== state.log) state.log = log.slice(-40);
+  state.freshCard = fresh;
+  // Seats change by presence only: the latest presence is the truth, whatever the moment shown.
   let view = item.view;
-  if (presence && presence.seq > item.seq && presence.room === view.room) view = { ...view, seats: presence.seats, watchers: presence.watchers };
+  if (old && old.room === view.room && old.seats !== view.seats) view = { ...view, seats: old.seats, watchers: old.watchers };
+  motion.note(item.events, old);
   setView(view);
   const g = view.game;
   if (g && state.sound) {
@@ -440,7 +480,7 @@ function setView(view) {
   // sends only the view once the server no longer keeps the events missed).
   if (state.logMatch !== undefined && state.logMatch !== view.match) changes.log = [];
   const g = view.game;
-  if (g) {
+  if (g && g.phase !== undefined) {
     const old = state.view && state.view.game;
     const newDeal = !old || old.deal_number !== g.deal_number || state.view.match !== view.match;
     let order = state.sortBy === "custom" && !newDeal ? reconcile(state.order, g.hand) : sorted(g.hand, state.sortBy, g.arrangement);
@@ -467,7 +507,7 @@ function setView(view) {
 function continueLayoffs() {
   const v = state.view;
   const g = v && v.game;
-  if (!state.layoffAll || incoming.length || sent.size) return;
+  if (!state.layoffAll || queue.length || sent.size) return;
   const moves = g && g.phase === "showdown" && g.to_move === v.seat ? legal(g) : null;
   if (!moves || !moves.layoff.length) {
     state.layoffAll = false;
@@ -493,7 +533,7 @@ function receive(m) {
       if (state.layoffAll) setTimeout(continueLayoffs, 0);
       break;
     case "presence":
-      presence = { seq: ++seq, room: m.room, seats: m.seats, watchers: m.watchers };
+      if (received && received.room === m.room) received = { ...received, seats: m.seats, watchers: m.watchers };
       if (state.view && state.view.room === m.room) {
         update({ view: { ...state.view, seats: m.seats, watchers: m.watchers }, presenceAt: Date.now() });
       }
@@ -512,6 +552,10 @@ function receive(m) {
       if (typeof m.t === "number") update({ clockSkew: m.time - (Date.now() / 1000 + m.t) / 2 });
       break;
     case "error":
+      if (m.code === "bad_version") {
+        location.reload(); // a page older than the server: its new files speak the server's version
+        return;
+      }
       if (m.id) sent.delete(m.id);
       state.layoffAll = false;
       if (m.code === "bad_token" && state.route.page === "room") {
@@ -799,7 +843,7 @@ const actions = {
     if (!text) return;
     if (state.route.page === "home" && hello && hello.name !== playerName()) {
       hello = { type: "hello", name: playerName() };
-      send(hello);
+      send({ ...hello, version: VERSION, lang: state.lang });
     }
     if (send({ type: "chat", text })) update({ chatText: "" });
   },

@@ -218,7 +218,7 @@ function replayPage(s, a, presetName) {
     h("input", { type: "range", min: "0", max: String(steps.length - 1), value: String(i), name: "replay-step",
       "aria-label": _("Step"), oninput: (e) => a.replayGo(Number(e.target.value)) }),
     h("p", { class: "status replay-text", role: "status", dir: "auto" },
-      step.kind === "deal" ? null : [_("Deal {n}", { n: step.deal }), " · "], step.text),
+      step.kind === "deal_started" ? null : [_("Deal {n}", { n: step.deal }), " · "], step.text),
     h("section", { class: "replay-seats" }, replay.seats.map((name, seat) => {
       const melds = step.table.filter((m) => m.owner === seat);
       const out = !step.active.includes(seat);

@@ -159,7 +159,7 @@ function handArea(s, a, g, moves) {
     used.set(c, k + 1);
     const meld = k < list.length ? list[k] : undefined;
     return card(s, c, {
-      index: String(i), key: `h${i}`, selected: s.selected === i, meld, fresh: g.last_draw === c && g.phase === "discard" && g.to_move === s.view.seat,
+      index: String(i), key: `h${i}`, selected: s.selected === i, meld, fresh: s.freshCard === c && g.phase === "discard" && g.to_move === s.view.seat,
       onclick: () => a.select(i),
       cls: s.drag ? (s.drag.from === i ? "drag-from" : s.drag.over === i ? "drop-target" : "") : "",
     });
