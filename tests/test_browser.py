@@ -92,9 +92,16 @@ class Person:
     """
 
     def __init__(
-        self, browser: Any, base: str, viewport: dict[str, int], locale: str = "en-US", *, newcomer: bool = False
+        self,
+        browser: Any,
+        base: str,
+        viewport: dict[str, int],
+        locale: str = "en-US",
+        *,
+        newcomer: bool = False,
+        reduced_motion: str = "no-preference",
     ) -> None:
-        self.context = browser.new_context(viewport=viewport, locale=locale)
+        self.context = browser.new_context(viewport=viewport, locale=locale, reduced_motion=reduced_motion)
         if not newcomer:
             self.context.add_init_script(RETURNING)
         self.context.set_default_timeout(WAIT_MS)
@@ -1116,6 +1123,8 @@ def test_a_close_and_its_showdown_between_two_people(
         ana.page.wait_for_selector("[data-action=close-option]", state="detached")
         assert ana.visible("[data-action=close]") and ana.page.get_attribute(".status", "data-mine") == "1"
         since = room.n
+        for person in (ana, bea):
+            person.page.evaluate(f"() => {{ {MOVES} }}")
         ana.page.click("[data-action=close]")
         ana.page.click("[data-action=close-option] >> nth=0")
         # The close's public text leaves the face-down card out: the scores say which close it was (below).
@@ -1127,6 +1136,11 @@ def test_a_close_and_its_showdown_between_two_people(
         bea.page.wait_for_selector(".moves li:has-text('Ana closed')")
         closed = bea.page.eval_on_selector_all(".moves li:last-child .ctext", "(all) => all.map((c) => c.dataset.card)")
         assert sorted(closed) == sorted(["3♦", "4♦", "5♦", "K♥", "K♠", "K♣"])
+        # The melds went down on the table: from Ana's hand on her page, from her seat on Bea's.
+        for person in (ana, bea):
+            moved = person.page.evaluate("window.chinchonMoves")
+            down = sorted(m["card"] for m in moved if not m["hand"] and m["running"] and m["id"] == "motion")
+            assert down == sorted(closed), moved
         assert "king of cups" in bea.page.eval_on_selector_all(
             ".moves .ctext", "(all) => all.map((c) => c.getAttribute('aria-label')).join()"
         )
@@ -1732,3 +1746,78 @@ def test_every_screen_keeps_to_the_content_security_policy(server: Running, brow
     finally:
         for person in (ana, bea, watcher):
             person.close()
+
+
+# Every animation the page starts, with the element it moves: its card, whether in the hand, whether it runs then.
+MOVES = """
+window.chinchonMoves = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (keyframes, options) {
+  const animation = animate.call(this, keyframes, options);
+  window.chinchonMoves.push({ card: this.dataset.card ?? null, hand: Boolean(this.closest(".hand")),
+    ghost: this.classList.contains("ghost"), running: this.getAnimations().includes(animation), id: animation.id });
+  return animation;
+};
+"""
+
+
+def test_cards_move_with_the_events_and_stay_still_with_reduced_motion(
+    server: Running, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deal, a draw from the stock, a discard and the bot's moves move cards on a page with normal motion, and
+    nothing moves with reduced motion; once the moves end, both pages show the same table, card for card and place
+    for place."""
+    hand, bot = ANA_CLOSES
+    _deal_next_matches(monkeypatch, _deck(Rules(), [hand, bot], up="7♥", stock="2♠"))
+    moving = Person(browser, server.base, DESKTOP)
+    still = Person(browser, server.base, DESKTOP, reduced_motion="reduce")
+    try:
+        for person in (moving, still):
+            person.page.add_init_script(MOVES)
+            # The bot's moves one at a time (the bots of the tests' server play at once).
+            person.page.add_init_script("localStorage.setItem('chinchon.pace', '\"normal\"')")
+            _play_now(person, "Ana", bot_level="easy")
+            person.page.wait_for_selector("[data-action=draw-stock].live")
+        dealt = moving.page.evaluate("window.chinchonMoves")
+        # Each card of the hand came from the stock, one after the other.
+        assert sorted(m["card"] for m in dealt if m["hand"]) == sorted(hand.split()), dealt
+        assert all(m["running"] and m["id"] == "motion" for m in dealt), dealt
+        for person in (moving, still):
+            person.page.wait_for_function(NO_MOTION)
+            person.page.evaluate("window.chinchonMoves = []")
+            person._act("[data-action=draw-stock]")
+            person.page.wait_for_function("() => document.querySelectorAll('.hand .card').length === 8")
+        drawn = moving.page.evaluate("window.chinchonMoves")
+        assert [m for m in drawn if m["card"] == "2♠" and m["hand"]] == [
+            {"card": "2♠", "hand": True, "ghost": False, "running": True, "id": "motion"}
+        ], drawn
+        # The discard goes onto the pile; the bot's draw crosses the table to its seat; its discard lands on the pile.
+        for person in (moving, still):
+            person.page.wait_for_function(NO_MOTION)
+            person.page.evaluate("window.chinchonMoves = []")
+            person._click(".hand .card[data-card='A♠']")
+            person._act("[data-action=discard]")
+            person.page.wait_for_selector("[data-action=draw-stock].live")
+        played = moving.page.evaluate("window.chinchonMoves")
+        assert {"card": "A♠", "hand": False, "ghost": False, "running": True, "id": "motion"} in played, played
+        assert any(m["ghost"] and m["running"] for m in played), played
+        bot_discard = _seat_actions(_room_of(server, moving), 1, 0, 2)[1].split()[1]
+        assert any(m["card"] == bot_discard and not m["hand"] and m["running"] for m in played), (bot_discard, played)
+        assert still.page.evaluate("window.chinchonMoves") == []
+        assert not still.page.evaluate("document.getAnimations().some((a) => a.id === 'motion')")
+
+        def table(person: Person) -> Any:
+            person.page.wait_for_function(NO_MOTION)
+            return person.page.evaluate(
+                """() => [...document.querySelectorAll('.table [data-card]')].map((c) => {
+                  const box = c.getBoundingClientRect();
+                  return [c.dataset.card, Math.round(box.x), Math.round(box.y), getComputedStyle(c).transform];
+                })"""
+            )
+
+        after = table(moving)
+        assert after == table(still) and "2♠" in [c[0] for c in after], after
+        _no_console_errors(moving, still)
+    finally:
+        moving.close()
+        still.close()
