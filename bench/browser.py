@@ -5,7 +5,8 @@ with a temporary SQLite database and drives Debian's chromium
 (``/usr/bin/chromium``, headless) through Playwright. It prints:
 
 - the page's own files (``index.html`` and everything under
-  ``chinchon/server/static``) in bytes before compression, as served;
+  ``chinchon/server/static``) in bytes as served, before compression and
+  gzipped (as a browser that takes gzip gets them);
 - the time from opening a room's address (a seat's token already in the
   page's storage, the match started) to its table on screen (the hand's
   cards drawn), ``--loads`` times: median and largest, from the
@@ -80,8 +81,8 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return result
 
 
-def weight(base: str) -> tuple[int, list[tuple[str, int]]]:
-    """The bytes of the page's own files, as served."""
+def weight(base: str, encoding: str = "identity") -> tuple[int, list[tuple[str, int]]]:
+    """The bytes of the page's own files, as served to a client that takes ``encoding`` (``gzip``: compressed)."""
     files = [("/", "index.html")] + [
         (f"/static/{path.relative_to(STATIC).as_posix()}", path.name) for path in sorted(STATIC.rglob("*"))
     ]
@@ -89,7 +90,8 @@ def weight(base: str) -> tuple[int, list[tuple[str, int]]]:
     for url, name in files:
         if name == "index.html" and url != "/":
             continue
-        with urllib.request.urlopen(base + url, timeout=30) as response:
+        request = urllib.request.Request(base + url, headers={"Accept-Encoding": encoding})
+        with urllib.request.urlopen(request, timeout=30) as response:
             sizes.append((url, len(response.read())))
     return sum(size for _, size in sizes), sizes
 
@@ -148,9 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with served("--bot-delay", "0") as base:
         total, sizes = weight(base)
-        print(f"page weight: {total:,} bytes before compression ({len(sizes)} files)")
-        for url, size in sizes:
-            print(f"  {url}: {size:,}")
+        packed, packed_sizes = weight(base, "gzip")
+        print(f"page weight: {total:,} bytes before compression, {packed:,} gzipped ({len(sizes)} files)")
+        for (url, size), (_, gzipped) in zip(sizes, packed_sizes, strict=True):
+            print(f"  {url}: {size:,} ({gzipped:,} gzipped)")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS), headless=True)
             if args.old is not None:

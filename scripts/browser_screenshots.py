@@ -105,7 +105,10 @@ def serving(bot_delay: float) -> Iterator[str]:
 
 
 def page_for(browser: Any, viewport: ViewportSize, lang: str, newcomer: bool = False, four: bool = False) -> Any:
-    context = browser.new_context(viewport=viewport, locale=LOCALES[lang], device_scale_factor=1)
+    # Reduced motion: a screen is taken as it settles, never with a card on its way.
+    context = browser.new_context(
+        viewport=viewport, locale=LOCALES[lang], device_scale_factor=1, reduced_motion="reduce"
+    )
     script = "" if newcomer else RETURNING
     if four:
         script += "localStorage.setItem('chinchon.fourColour', 'true');"

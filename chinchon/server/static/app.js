@@ -431,7 +431,7 @@ function show(item) {
   // Seats change by presence only: the latest presence is the truth, whatever the moment shown.
   let view = item.view;
   if (old && old.room === view.room && old.seats !== view.seats) view = { ...view, seats: old.seats, watchers: old.watchers };
-  motion.note(item.events, old);
+  motion.note(item.events, old, { deck: view.rules.deck, fourColour: state.fourColour });
   setView(view);
   const g = view.game;
   if (g && state.sound) {

@@ -42,8 +42,9 @@ function snapshot(root) {
   };
 }
 
-/** The events of a moment about to be shown (the page still shows the one before), for the next drawing. */
-export function note(messages, view) {
+/** The events of a moment about to be shown (the page still shows the one before), for the next drawing; `look`
+ * draws the cards that cross the table as the page does (`deck`, `fourColour`). */
+export function note(messages, view, look = {}) {
   if (reduced()) return;
   const root = document.getElementById("app");
   if (!root) return;
@@ -53,7 +54,7 @@ export function note(messages, view) {
     waiting.events.push(...events);
     return;
   }
-  waiting = { events, seat: view ? view.seat : null, rects: snapshot(root) };
+  waiting = { events, seat: view ? view.seat : null, look, rects: snapshot(root) };
 }
 
 /** Move an element from where `from` is to where it is drawn now. */
@@ -69,12 +70,12 @@ function fly(el, from, delay = 0) {
 }
 
 /** A card drawn over the page for the length of a move (another player's cards, that the page draws nowhere). */
-function ghost(text, from, to) {
+function ghost(text, from, to, look) {
   if (!from || !to) return;
   const el = document.createElement("span");
   el.className = "card ghost";
   el.setAttribute("aria-hidden", "true");
-  el.innerHTML = cardSvg(text);
+  el.innerHTML = cardSvg(text, look);
   const width = Math.min(from.width, 60);
   const height = from.height * (width / from.width);
   Object.assign(el.style, { left: `${from.left + (from.width - width) / 2}px`, top: `${from.top + (from.height - height) / 2}px`,
@@ -116,7 +117,7 @@ export function play(root) {
         const from = e.source === "stock" ? before.stock : before.pile;
         const text = e.source === "stock" ? drawn.get(e.seat) : e.card;
         if (e.seat === mine && text) fly(inHand(root, text), from);
-        else ghost(e.source === "stock" ? null : e.card, from, seatRect(e.seat, now));
+        else ghost(e.source === "stock" ? null : e.card, from, seatRect(e.seat, now), w.look);
         break;
       }
       case "discarded": {
