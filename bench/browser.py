@@ -25,9 +25,11 @@ with a temporary SQLite database and drives Debian's chromium
 Everything stays on 127.0.0.1 and stops by itself. Run it on an idle
 machine: the figures are times.
 
-With ``--old PATH`` (a checkout of another commit: ``git worktree add
---detach /tmp/old 45c9383``) the loads alternate between this checkout's
-server and that one's, and the ratio of their medians is printed.
+With ``--old PATH`` (a copy of another commit: ``git worktree add
+--detach /tmp/old 45c9383``, or ``git archive main | tar -x -C /tmp/old``)
+the loads and the two browsers' matches alternate between this checkout's
+server and that one's (each serving its own client), and the ratios of
+their medians are printed.
 
 Run: ``python bench/browser.py [--loads 10] [--matches 1] [--limit 40] [--newcomers 1] [--old PATH]``.
 """
@@ -148,33 +150,46 @@ def main(argv: list[str] | None = None) -> int:
         "--old", type=Path, help="a checkout of an older chinchon: its table is opened too, load for load, interleaved"
     )
     args = parser.parse_args(argv)
-    with served("--bot-delay", "0") as base:
+    with served("--bot-delay", "0") as base, contextlib.ExitStack() as stack:
         total, sizes = weight(base)
         packed, packed_sizes = weight(base, "gzip")
         print(f"page weight: {total:,} bytes before compression, {packed:,} gzipped ({len(sizes)} files)")
         for (url, size), (_, gzipped) in zip(sizes, packed_sizes, strict=True):
             print(f"  {url}: {size:,} ({gzipped:,} gzipped)")
+        old_base = serve_old(stack, args.old) if args.old is not None else None
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS), headless=True)
-            if args.old is not None:
-                compare_loads(browser, base, args.old, args.loads)
-            else:
-                loads = sorted(load(browser, base) for _ in range(args.loads))
-                if loads:
+            servers = [base] if old_base is None else [base, old_base]
+            names = {base: "this checkout", old_base: str(args.old)}
+            # Load for load and match for match, the servers alternate: the machine's load falls on both alike.
+            loads: dict[str, list[float]] = {where: [] for where in servers}
+            delays: dict[str, list[float]] = {where: [] for where in servers}
+            for i in range(args.loads):
+                for where in servers if i % 2 else servers[::-1]:
+                    loads[where].append(load(browser, where))
+            for i in range(args.matches):
+                for where in servers if i % 2 else servers[::-1]:
+                    delays[where] += two_browsers(browser, where, args.limit)
+            for where in servers:
+                took = sorted(loads[where])
+                if took:
                     print(
-                        f"table on screen after opening its address: median {statistics.median(loads):.0f} ms, "
-                        f"largest {loads[-1]:.0f} ms ({len(loads)} loads)"
+                        f"{names[where]}: table on screen after opening its address: median "
+                        f"{statistics.median(took):.0f} ms, largest {took[-1]:.0f} ms ({len(took)} loads)"
                     )
-            delays: list[float] = []
-            for _ in range(args.matches):
-                delays += two_browsers(browser, base, args.limit)
-            delays.sort()
-            if delays:
-                p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
-                print(
-                    f"a move shown in the other browser: median {statistics.median(delays):.0f} ms, "
-                    f"p95 {p95:.0f} ms, largest {delays[-1]:.0f} ms ({len(delays)} moves)"
-                )
+                moves = sorted(delays[where])
+                if moves:
+                    p95 = moves[min(len(moves) - 1, int(0.95 * len(moves)))]
+                    print(
+                        f"{names[where]}: a move shown in the other browser: median {statistics.median(moves):.0f} ms,"
+                        f" p95 {p95:.0f} ms, largest {moves[-1]:.0f} ms ({len(moves)} moves)"
+                    )
+            if old_base is not None and loads[base] and loads[old_base]:
+                ratio = statistics.median(loads[base]) / statistics.median(loads[old_base])
+                print(f"loads, this checkout against {args.old}: {ratio:.2f} times the median")
+            if old_base is not None and delays[base] and delays[old_base]:
+                ratio = statistics.median(delays[base]) / statistics.median(delays[old_base])
+                print(f"moves shown, this checkout against {args.old}: {ratio:.2f} times the median")
             clicks = deals = 0
             for _ in range(args.newcomers):
                 made, dealt = newcomer(browser, base, args.limit)
@@ -204,29 +219,17 @@ def load(browser: Any, base: str) -> float:
     return took
 
 
-def compare_loads(browser: Any, base: str, old: Path, count: int) -> None:
-    """The table opened from this chinchon's server and from an older checkout's, alternately: both medians, and
-    their ratio (one run, interleaved, so that the machine's load falls on both alike)."""
-    with contextlib.ExitStack() as stack:
-        # The older server is that checkout's code: its process finds chinchon there first.
-        before = os.environ.get("PYTHONPATH")
-        os.environ["PYTHONPATH"] = str(old.resolve())
-        try:
-            old_base = stack.enter_context(served("--bot-delay", "0"))
-        finally:
-            if before is None:
-                del os.environ["PYTHONPATH"]
-            else:
-                os.environ["PYTHONPATH"] = before
-        times: dict[str, list[float]] = {base: [], old_base: []}
-        for i in range(count):
-            for where in (base, old_base) if i % 2 else (old_base, base):
-                times[where].append(load(browser, where))
-    new_median, old_median = statistics.median(times[base]), statistics.median(times[old_base])
-    print(
-        f"table on screen after opening its address, interleaved with {old}: median {new_median:.0f} ms "
-        f"against {old_median:.0f} ms ({count} loads each): {new_median / old_median:.2f} times"
-    )
+def serve_old(stack: contextlib.ExitStack, old: Path) -> str:
+    """Start the server of an older checkout (its code: its process finds chinchon there first); its address."""
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(old.resolve())
+    try:
+        return str(stack.enter_context(served("--bot-delay", "0")))
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
 
 
 def two_browsers(browser: Any, base: str, limit: int) -> list[float]:

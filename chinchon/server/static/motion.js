@@ -91,7 +91,8 @@ function ghost(text, from, to, look) {
 
 /** The element drawing a card on the table now (not in the hand, not a line of text). */
 function onTable(root, text) {
-  return [...root.querySelectorAll(`.card[data-card="${CSS.escape(text)}"]`)].find((el) => !el.closest(".hand, .sheet, .moves"));
+  const all = root.querySelectorAll(`.card[data-card="${CSS.escape(text)}"]`);
+  return [...all].find((el) => !el.closest(".hand, .sheet, .moves, .opponent"));
 }
 
 function inHand(root, text) {
