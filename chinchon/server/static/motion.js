@@ -78,13 +78,17 @@ function ghost(text, from, to, look) {
   el.innerHTML = cardSvg(text, look);
   const width = Math.min(from.width, 60);
   const height = from.height * (width / from.width);
-  Object.assign(el.style, { left: `${from.left + (from.width - width) / 2}px`, top: `${from.top + (from.height - height) / 2}px`,
-    width: `${width}px`, height: `${height}px` });
+  const left = from.left + (from.width - width) / 2;
+  const top = from.top + (from.height - height) / 2;
+  Object.assign(el.style, { left: `${left}px`, top: `${top}px`, width: `${width}px`, height: `${height}px` });
   document.body.appendChild(el);
   const dx = to.left + to.width / 2 - (from.left + from.width / 2);
   const dy = to.top + to.height / 2 - (from.top + from.height / 2);
-  const animation = el.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(0.6)`, opacity: 0 }],
-    { id: ID, duration: DURATION, easing: EASING });
+  const frames = [
+    { transform: "none", opacity: 1 },
+    { transform: `translate(${dx}px, ${dy}px) scale(0.6)`, opacity: 0 },
+  ];
+  const animation = el.animate(frames, { id: ID, duration: DURATION, easing: EASING });
   animation.onfinish = () => el.remove();
   animation.oncancel = () => el.remove();
 }
@@ -111,8 +115,14 @@ export function play(root) {
   const drawn = new Map(w.events.filter((e) => e.kind === "you_drew").map((e) => [e.seat, e.card]));
   for (const e of w.events) {
     switch (e.kind) {
+      case "deal_started":
+        for (const seat of e.seats) if (seat !== mine) ghost(null, now.stock, now.seats.get(seat), w.look);
+        break;
+      case "stock_rebuilt":
+        ghost(null, before.pile, now.stock, w.look);
+        break;
       case "you_were_dealt":
-        [...root.querySelectorAll(".hand [data-card]")].forEach((el, i) => fly(el, now.stock || before.stock, i * STAGGER));
+        root.querySelectorAll(".hand [data-card]").forEach((el, i) => fly(el, now.stock || before.stock, i * STAGGER));
         break;
       case "drew": {
         const from = e.source === "stock" ? before.stock : before.pile;
