@@ -217,7 +217,7 @@ def _choose(rng: random.Random, legal: list[str]) -> str:
 
 async def _open_room(base: str, ws: str, index: int, seats: int, people: int, seed: int) -> list[Person]:
     """A room with its people connected and its match started."""
-    created = await create_room(base, name="P0", seats=seats, bot_level="medium", public=False)
+    created = await create_room(base, name="P0", seats=seats, bot_level="strong", public=False)
     tokens = [(0, created["token"])]
     for k in range(1, people):
         joined = await join_room(base, created["code"], f"P{k}")

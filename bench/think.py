@@ -9,7 +9,8 @@ numbers of playouts and of simulated moves of a discard decision and, for a
 bot with a budget in seconds, how many of those decisions reached it. Run it
 on an idle machine: the figures are times, not counts.
 
-Run: ``python bench/think.py --bot hard [--players 2] [--matches 6] [--seed 1]``.
+Run: ``python bench/think.py --bot "ismcts:iterations=600,steps=20000,seconds=0.5,paired=true" [--players 2]``
+``[--matches 6] [--seed 1]``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _row(label: str, times: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--bot", default="hard")
+    parser.add_argument("--bot", default="ismcts:iterations=600,steps=20000,seconds=0.5,paired=true")
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--matches", type=int, default=6)

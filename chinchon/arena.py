@@ -79,6 +79,7 @@ __all__ = [
     "MatchOutcome",
     "Scheme",
     "board_decks",
+    "dask_executor",
     "deck_digest",
     "elo_ratings",
     "net_stakes",
@@ -798,7 +799,12 @@ def _run_on(
     return outcomes
 
 
-def _dask_executor(address: str, timeout: float) -> tuple[Executor, Callable[[], None]]:
+def dask_executor(address: str, timeout: float) -> tuple[Executor, Callable[[], None]]:
+    """An executor on the Dask cluster whose scheduler is at ``address``, and the function that closes it.
+
+    Raises:
+        ArenaError: Dask is not installed, or the scheduler does not answer within ``timeout`` seconds.
+    """
     try:
         from distributed import Client
     except ImportError:
@@ -842,7 +848,7 @@ def run_arena(
     if executor is not None:
         outcomes = _run_on(executor, work, progress)
     elif scheduler is not None:
-        executor, close = _dask_executor(scheduler, connect_timeout)
+        executor, close = dask_executor(scheduler, connect_timeout)
         try:
             outcomes = _run_on(executor, work, progress)
         finally:

@@ -22,10 +22,12 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.cells import cell_len
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
+from chinchon.bots.levels import LADDER, RETIRED
 from chinchon.cards import Card, parse_cards
 from chinchon.errors import ChinchonError
 from chinchon.events import DealEnded, DealStarted, Event, MatchEnded, MatchStarted, ReEntered
@@ -71,13 +73,14 @@ __all__ = [
 EXIT_BAD_INPUT = 2
 """The exit status for input the program cannot use."""
 
-COMMAND_ORDER = ("play", "replay", "rules", "solve", "arena", "bench")
+COMMAND_ORDER = ("play", "replay", "analyze", "rules", "solve", "arena", "bench")
 """The commands in the order ``--help`` lists them: a player's first; any other after these."""
 
 
 PLACEHOLDERS = {
     "--bot-delay": "SECONDS",
     "--bot-workers": "N",
+    "--budget": "SECONDS",
     "--connections-per-address": "N",
     "--db": "URL",
     "--grace": "SECONDS",
@@ -94,12 +97,14 @@ PLACEHOLDERS = {
     "--origin": "ORIGIN",
     "--output": "FILE",
     "--players": "N",
+    "--playouts": "N",
     "--port": "PORT",
     "--request-timeout": "SECONDS",
     "--rooms-per-minute": "N",
     "--rule": "NAME=VALUE",
     "--rules": "PRESET",
     "--scheduler": "ADDRESS",
+    "--seat": "N",
     "--seatings": "SCHEME",
     "--seconds": "SECONDS",
     "--seed": "N",
@@ -637,6 +642,117 @@ def replay(
         typer.echo(for_terminal(card_letters(line, match.rules.deck)))
 
 
+# -- chinchon analyze --------------------------------------------------------------
+
+
+def _read_record(file: str) -> dict[str, Any]:
+    """The record in ``file``, or exit with a message naming the problem."""
+    from chinchon.files import read_text
+
+    try:
+        text = read_text(file)
+    except OSError as exc:
+        _fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
+    except UnicodeDecodeError as exc:
+        _fail(_("cannot read {file}: {error}").format(file=file, error=exc.reason))
+    try:
+        return loads(text)
+    except ChinchonError as exc:
+        _fail(f"{file}: {translate_error(exc)}")
+
+
+@app.command(cls=_Command, short_help="Every decision of a seat in a recorded match, rated by the search.")
+def analyze(
+    files: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="RECORD...",
+            help="Game records (JSON), as `chinchon play` saves them or the server gives them (default: the last"
+            " match saved, with the seat you played).",
+            show_default=False,
+        ),
+    ] = None,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="The seat whose decisions are rated (default: 0, or yours).")
+    ] = None,
+    playouts: Annotated[
+        int | None,
+        typer.Option("--playouts", help="The search's budget: playouts a decision (default: 300)."),
+    ] = None,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            "--budget", help="At most this many seconds a decision, on top of the playouts (the result may then vary)."
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the search: the same seed, the same analysis.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to analyse in (1: this one).")] = 1,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Analyse on a Dask cluster: its scheduler, tcp://host:8786.")
+    ] = None,
+    as_json: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    """Rate every decision of a seat in recorded matches: the move played, the best one found, and their cost."""
+    from chinchon.analysis import PLAYOUTS, Settings, analyse_many, print_analysis
+    from chinchon.tui.storage import StorageError, Store
+
+    _setup(lang, "fournier")
+    for option, value in (("--playouts", playouts), ("--jobs", jobs)):
+        if value is not None and value < 1:
+            _fail(_("{option}: expected a whole number of at least 1, got {value}").format(option=option, value=value))
+    if budget is not None and not 0 < budget < float("inf"):
+        _fail(_("--budget: expected a number of seconds above 0, got {value}").format(value=budget))
+    if seat is not None and seat < 0:
+        _fail(_("--seat: expected a seat number of 0 or more, got {value}").format(value=seat))
+    records: list[dict[str, Any]] = []
+    if not files:
+        store = Store()
+        try:
+            saved = store.load()
+        except StorageError as exc:
+            _fail(translate_error(exc))
+        if saved is None:
+            _fail(_("no match is saved in {folder}; give a record's file").format(folder=store.directory))
+        record, saved_settings = saved
+        records.append(record)
+        if seat is None:
+            seat = saved_settings.human
+    else:
+        records.extend(_read_record(file) for file in files)
+    settings = Settings(playouts=playouts or PLAYOUTS, seconds=budget or 0.0, seed=seed)
+    messages = Console(highlight=False, emoji=False, stderr=True)
+    try:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=messages,
+            transient=True,
+            disable=not messages.is_terminal,
+        ) as bar:
+            task = bar.add_task(for_terminal(_("Analysing")), total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            analyses = analyse_many(records, seat or 0, settings, jobs=jobs, scheduler=scheduler, progress=progress)
+    except ChinchonError as exc:
+        _fail(translate_error(exc))
+    if as_json:
+        documents = [analysis.to_dict() for analysis in analyses]
+        typer.echo(_json(documents[0] if len(documents) == 1 else documents), nl=False)
+        return
+    console = Console(highlight=False, emoji=False)
+    for index, analysis in enumerate(analyses):
+        if len(analyses) > 1:
+            if index:
+                console.print()
+            console.print(Text(for_terminal(files[index] if files else "")), soft_wrap=True)
+        print_analysis(analysis, console)
+
+
 # -- chinchon arena ----------------------------------------------------------------
 
 
@@ -645,7 +761,7 @@ def arena(
     bots: Annotated[
         str | None,
         typer.Option(
-            "--bots", metavar="BOTS", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,easy."
+            "--bots", metavar="BOTS", help="The bots, comma-separated: greedy,simple or ismcts:iterations=200,beginner."
         ),
     ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Seats at each table.")] = 2,
@@ -796,6 +912,17 @@ def rules_command(
 # -- chinchon play -----------------------------------------------------------------
 
 
+def _levels_help() -> str:
+    """The help of ``play --bots``: the levels, weakest first, each with how it plays."""
+    levels = " ".join(f"{level.name}: {level.description}" for level in LADDER)
+    retired = ", ".join(RETIRED)
+    return (
+        "A bot level per opponent, comma-separated; one level plays every opponent (default: strong)."
+        f" The levels, weakest first, each winning about two matches in three against the one before: {levels}"
+        f" The names of the old levels ({retired}) play as the level nearest them; any arena bot plays too."
+    )
+
+
 @app.command(cls=_Command, short_help="Play a match against bots in the terminal.")
 def play(
     players: Annotated[
@@ -809,8 +936,7 @@ def play(
         typer.Option(
             "--bots",
             metavar="LEVELS",
-            help="A bot level per opponent, comma-separated: easy, medium, hard, expert (or any arena bot);"
-            " one level plays every opponent.",
+            help=_levels_help(),
         ),
     ] = None,
     rules: Annotated[
@@ -881,7 +1007,7 @@ def play(
             )
         )
     if not levels:
-        levels = ["medium"]
+        levels = ["strong"]
     if len(levels) == 1:
         levels = levels * (players - 1)
     if len(levels) != players - 1:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from chinchon.bots.registry import LEVELS
+from chinchon.bots.levels import LADDER, LEVELS, RETIRED
 from chinchon.cards import Card, parse_cards
 from chinchon.match import Match
 from chinchon.rules import Rules
@@ -339,6 +339,7 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
         "pages.js",
         "state.js",
         "motion.js",
+        "analysis.js",
     }
     arabic = json.loads(get("/api/i18n/ar")[1])
     assert arabic["_dir"] == "rtl" and arabic["_lang"] == "ar"
@@ -365,6 +366,11 @@ def test_the_client_offers_the_servers_presets_seats_and_levels() -> None:
     assert presets and levels and seats
     names = re.findall(r'"(\w+)"', presets.group(1))
     assert re.findall(r'"(\w+)"', levels.group(1)) == list(LEVELS)
+    retired = re.search(r"const RETIRED_LEVELS = \{([^}]*)\}", source)
+    assert retired and dict(re.findall(r'(\w+): "(\w+)"', retired.group(1))) == RETIRED
+    # Each level's line in the room form is the message the Python side translates (one catalog entry).
+    for level in LADDER:
+        assert f'{level.name}: _("{level.description}")' in source
     assert {name: int(n) for name, n in re.findall(r"(\w+): (\d+)", seats.group(1))} == {
         name: Rules.preset(name).max_players for name in names
     }
@@ -426,6 +432,33 @@ def test_language_can_be_changed(server: Running, browser: Any) -> None:
         person.close()
 
 
+def test_the_level_select_says_how_each_level_plays_and_reads_an_old_saved_level(server: Running, browser: Any) -> None:
+    from chinchon.i18n import translation
+
+    spanish = translation("es")
+    person = Person(browser, server.base, DESKTOP, "es-ES")
+    try:
+        # A form saved before the ladder holds an old level's name: the level it became is chosen.
+        person.open("/")
+        person.page.evaluate(
+            "(form) => localStorage.setItem('chinchon.form', form)", json.dumps({"bot_level": "medium"})
+        )
+        person.page.reload()
+        assert person.page.wait_for_selector("select[name=bot_level]").input_value() == "strong"
+        options = person.page.eval_on_selector_all(
+            "select[name=bot_level] option", "(options) => options.map((o) => [o.value, o.textContent])"
+        )
+        assert [value for value, _ in options] == list(LEVELS)
+        assert dict(options) == {level: spanish.pgettext("bot level", level) for level in LEVELS}
+        for level in LADDER:
+            person.page.select_option("select[name=bot_level]", level.name)
+            line = person.page.wait_for_selector(f"[data-level-description={level.name}]")
+            assert line.inner_text().strip() == spanish.gettext(level.description) != level.description
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
 # An AudioContext that makes no sound and keeps the frequency of each note the page plays, in ``chinchonNotes``.
 FAKE_AUDIO = """
 (() => {
@@ -451,7 +484,7 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
     try:
         person.context.add_init_script(FAKE_AUDIO)
         _keep_options(person, EVERYONE_PLAYS_TO_20)
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         has_options(_room_of(server, person).rules, EVERYONE_PLAYS_TO_20)
         # Sounds are off until the player turns them on (which plays the turn's sound once, to hear it).
         assert person.page.evaluate("window.chinchonNotes") == []
@@ -520,7 +553,7 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
     try:
         person.page.route_web_socket("**/ws", without_rematch_events)
         _keep_options(person, EVERYONE_PLAYS_TO_20)
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         room = _room_of(server, person)
         has_options(room.rules, EVERYONE_PLAYS_TO_20)
         deadline = time.monotonic() + MATCH_SECONDS
@@ -549,7 +582,7 @@ def test_two_people_join_by_the_invite_link_and_play_a_turn_each(server: Running
     ana = Person(browser, server.base, PHONE)
     bea = Person(browser, server.base, DESKTOP)
     try:
-        link = _create_room(ana, "Ana", seats="3", bot_level="easy")
+        link = _create_room(ana, "Ana", seats="3", bot_level="beginner")
         code = link.rsplit("/", 1)[1]
         assert "token" not in link and len(code) >= 6
         assert ana.page.evaluate(f"JSON.parse(localStorage.getItem('chinchon.seat.{code}')).token")
@@ -589,7 +622,7 @@ def test_two_people_and_a_bot_play_a_whole_match_in_two_browsers(server: Running
     bea = Person(browser, server.base, DESKTOP)
     try:
         _keep_options(ana, EVERYONE_PLAYS_TO_20)
-        link = _create_room(ana, "Ana", seats="3", bot_level="easy")
+        link = _create_room(ana, "Ana", seats="3", bot_level="beginner")
         has_options(server.manager.rooms[link.rsplit("/", 1)[1]].rules, EVERYONE_PLAYS_TO_20)
         _take_seat(bea, link, "Bea")
         ana.page.wait_for_selector(".seats li:has-text('Bea')")
@@ -632,7 +665,7 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
     try:
         # The loop below plays only a draw: the person's first decision must be one.
         _keep_options(person, FIRST_ROUND_OPEN)
-        _play_now(person, "Ana", bot_level="easy")
+        _play_now(person, "Ana", bot_level="beginner")
         has_options(_room_of(server, person).rules, FIRST_ROUND_OPEN)
         deadline = time.monotonic() + MATCH_SECONDS
         status = person.page.locator(".status")
@@ -677,7 +710,7 @@ def test_the_chart_outlives_a_reload_and_a_player_leaves_during_the_match(server
     person = Person(browser, server.base, DESKTOP)
     try:
         _keep_options(person, {"limit": 100})
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         deadline = time.monotonic() + MATCH_SECONDS
         while person.step() != "continue" or not person.visible("[data-action=last-deal]"):
             assert time.monotonic() < deadline, "the first deal did not end"
@@ -725,7 +758,7 @@ def test_a_lost_connection_comes_back_by_itself(server: Running, browser: Any) -
 
     try:
         person.page.route_web_socket("**/ws", through)
-        _play_now(person, "Ana", bot_level="easy")
+        _play_now(person, "Ana", bot_level="beginner")
         person.page.wait_for_selector(".conn.open")
         _a_persons_turn(person)
         before = sorted(person.hand())
@@ -793,7 +826,7 @@ def test_cards_are_dragged_to_reorder_and_onto_the_pile(server: Running, browser
         # The person's turn below is a draw of the first deal, not a showdown after a bot's close: the cards are
         # dragged, and then the loop only draws.
         _keep_options(person, FIRST_ROUND_OPEN)
-        _play_now(person, "Ana", bot_level="easy", turn="30")
+        _play_now(person, "Ana", bot_level="beginner", turn="30")
         has_options(_room_of(server, person).rules, FIRST_ROUND_OPEN)
         _a_persons_turn(person)
         before = person.hand()
@@ -888,7 +921,7 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
     frames: SpectatorFrames | None = None
     try:
         watcher.page.add_init_script(RECORD_FRAMES)
-        _play_now(ana, "Ana", bot_level="easy")
+        _play_now(ana, "Ana", bot_level="beginner")
         code = ana.page.inner_text(".room-code").strip()
         frames = SpectatorFrames(server, code)
         hub.observers.append(frames)
@@ -1230,7 +1263,7 @@ def test_a_player_over_the_limit_is_asked_to_re_enter_not_told_the_match_is_over
 def test_cards_are_drawn_left_to_right_in_arabic(server: Running, browser: Any) -> None:
     person = Person(browser, server.base, PHONE, "ar")
     try:
-        _play_now(person, "Ana", bot_level="easy")
+        _play_now(person, "Ana", bot_level="beginner")
         assert person.page.get_attribute("html", "dir") == "rtl"
         cards = person.page.evaluate(
             """() => [...document.querySelectorAll('.hand .card')].map((c) => {
@@ -1392,13 +1425,13 @@ def test_play_now_asks_and_keeps_the_choices_and_a_name_missing_is_said_by_its_f
         assert not person.visible(".toast")
         person.page.fill("input[name=name]", "Ana")
         person.page.wait_for_selector(".field-error", state="detached")
-        _play_now(person, "Ana", seats="3", bot_level="easy", preset="clasico")
+        _play_now(person, "Ana", seats="3", bot_level="beginner", preset="clasico")
         room = _room_of(server, person)
-        assert (len(room.seats), room.bot_level, room.preset, room.public) == (3, "easy", "clasico", False)
+        assert (len(room.seats), room.bot_level, room.preset, room.public) == (3, "beginner", "clasico", False)
         person.page.click(".brand")
         person.page.wait_for_selector("[data-action=play-now]")
         kept = [person.page.input_value(f"select[name={name}]") for name in ("opponents", "play_level", "play_preset")]
-        assert kept == ["2", "easy", "clasico"]
+        assert kept == ["2", "beginner", "clasico"]
         # A room for friends is private unless its creator lists it.
         assert not person.page.is_checked("input[name=public]")
         code = _create_room(person, "Ana").rsplit("/", 1)[1]
@@ -1464,7 +1497,7 @@ def test_the_table_fits_a_small_phone_in_every_language(
     _deal_next_matches(monkeypatch, _deck(Rules(), ANA_CLOSES, up="7♥", stock="2♠"))
     _keep_options(person := Person(browser, server.base, PHONE), {"limit": 50})
     try:
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         room = _room_of(server, person)
         has_options(room.rules, {"limit": 50})
         translations = {
@@ -1536,7 +1569,7 @@ def test_the_bots_moves_come_at_the_chosen_pace_and_the_last_ones_stay_readable(
     try:
         _keep_options(person, FIRST_ROUND_OPEN)
         person.page.evaluate("localStorage.setItem('chinchon.pace', JSON.stringify('slow'))")
-        _play_now(person, "Ana", bot_level="easy", seats="3")
+        _play_now(person, "Ana", bot_level="beginner", seats="3")
         _a_persons_turn(person)
         person._act("[data-action=draw-stock]")
         person.page.evaluate(WATCH_MOVES)
@@ -1568,7 +1601,7 @@ def test_the_page_says_times_up_when_the_timer_plays_for_the_player(server: Runn
             "(play) => localStorage.setItem('chinchon.play', play)",
             json.dumps({"turn": "5", "options": FIRST_ROUND_OPEN}),
         )
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         room = _room_of(server, person)
         assert room.turn_seconds == 5
         _a_persons_turn(person)
@@ -1703,7 +1736,7 @@ def test_every_screen_keeps_to_the_content_security_policy(server: Running, brow
         ana.page.wait_for_selector(".chat li:has-text('hola')")
         ana.seen("home and the lobby")
         _keep_options(ana, EVERYONE_PLAYS_TO_20)
-        link = _create_room(ana, "Ana", bot_level="easy", seats="3")
+        link = _create_room(ana, "Ana", bot_level="beginner", seats="3")
         ana.seen("a room that waits")
         bea.page.goto(link)
         bea.page.wait_for_selector("[data-action=take-seat]")
@@ -1776,7 +1809,7 @@ def test_cards_move_with_the_events_and_stay_still_with_reduced_motion(
             person.page.add_init_script(MOVES)
             # The bot's moves one at a time (the bots of the tests' server play at once).
             person.page.add_init_script("localStorage.setItem('chinchon.pace', '\"normal\"')")
-            _play_now(person, "Ana", bot_level="easy")
+            _play_now(person, "Ana", bot_level="beginner")
             person.page.wait_for_selector("[data-action=draw-stock].live")
         dealt = moving.page.evaluate("window.chinchonMoves")
         # Each card of the hand came from the stock, one after the other.

@@ -442,7 +442,7 @@ def test_help_lists_play_first_and_fits_80_columns() -> None:
     result = run("--help", env={"COLUMNS": "80"})
     assert result.exit_code == 0
     commands = result.stdout.split("Commands:", 1)[1].split()
-    listed = [word for word in commands if word in {"play", "replay", "rules", "solve", "arena", "bench"}]
+    listed = [word for word in commands if word in {"play", "replay", "analyze", "rules", "solve", "arena", "bench"}]
     assert listed[0] == "play", result.stdout
     lines = result.stdout.split("Commands:", 1)[1].splitlines()
     assert all(len(line) <= 80 and not line.endswith("...") for line in lines), result.stdout  # none cut short
@@ -513,7 +513,7 @@ def test_bench_lines_fit_80_columns_and_keep_each_figure_whole(monkeypatch: pyte
 
 # -- what people expect of a command line -----------------------------------------------------
 
-COMMANDS = ["play", "replay", "rules", "solve", "arena", "bench", "serve"]
+COMMANDS = ["play", "replay", "analyze", "rules", "solve", "arena", "bench", "serve"]
 
 
 @pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)], ids=["chinchon", *COMMANDS])
@@ -527,6 +527,7 @@ def test_h_is_help_as_well_as_help(command: list[str]) -> None:
 PLACEHOLDERS = {
     "play": ["-p, --players N", "--bots LEVELS", "-r, --rules PRESET", "--rule NAME=VALUE", "--name NAME", "--seed N"],
     "replay": ["Usage: chinchon replay [OPTIONS] [FILE]", "  FILE ", "--lang LANG"],
+    "analyze": ["Usage: chinchon analyze [OPTIONS] [RECORD...]", "--seat N", "--playouts N", "--budget SECONDS"],
     "rules": ["Usage: chinchon rules [OPTIONS] [PRESET]", "  PRESET ", "-r, --rules PRESET"],
     "solve": ["Usage: chinchon solve [OPTIONS] HAND", "  HAND ", "--rule NAME=VALUE"],
     "arena": ["--bots BOTS", "--matches N", "--hands N", "-j, --jobs N", "-o, --output FILE", "--max-actions N"],

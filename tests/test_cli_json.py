@@ -29,7 +29,7 @@ def test_every_json_option_is_a_switch_that_prints() -> None:
         for parameter in command.params:
             if "--json" in getattr(parameter, "opts", ()):
                 with_json[name] = parameter
-    assert set(with_json) == {"solve", "arena", "rules", "replay", "bench"}
+    assert set(with_json) == {"solve", "arena", "rules", "replay", "bench", "analyze"}
     for name, parameter in with_json.items():
         assert parameter.is_flag, f"chinchon {name} --json takes a value"
         assert "Print" in (parameter.help or ""), f"chinchon {name} --json does not say it prints"

@@ -50,7 +50,7 @@ def _deciding(rules: Rules, scores: tuple[int, ...], active: tuple[int, ...], po
     )
 
 
-@pytest.mark.parametrize("name", ["greedy", "hard"])
+@pytest.mark.parametrize("name", ["greedy", "ismcts:iterations=20,paired=true", "strong"])
 def test_with_two_players_re_entry_is_taken_even_near_the_limit(name: str) -> None:
     # Declining would concede the match: the old rule declined above the limit less 8.
     observation = _deciding(Rules.preset("polaco"), (103, 97), (1,), pot=2)

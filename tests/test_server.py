@@ -28,7 +28,7 @@ def test_two_people_and_a_bot_play_a_whole_match(db: str) -> None:
     with running_server(db) as server:
 
         async def play() -> tuple[dict[str, Any], dict[str, Any]]:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             joined = await join_room(server.base, room["code"], "Bea")
             ana, bea, watcher = Client(server.ws), Client(server.ws), Client(server.ws)
             assert (await ana.connect(room=room["code"], token=room["token"]))["seat"] == 0
@@ -75,7 +75,7 @@ def test_every_message_of_a_match_fits_the_protocol_models(tmp_path: Path) -> No
         async def play() -> list[dict[str, Any]]:
             # Nobody may close in the first round: else the bot, moving first, could close at once and end the
             # match (Ana's loose points past 30) before Ana ever acted, and no "ack" would come.
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy", rules=EVERYONE_ACTS_TO_30)
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner", rules=EVERYONE_ACTS_TO_30)
             has_options(server.manager.rooms[room["code"]].rules, EVERYONE_ACTS_TO_30["options"])
             ana, watcher, lobby = Client(server.ws), Client(server.ws), Client(server.ws)
             await lobby.connect(name="Lu")

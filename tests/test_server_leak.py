@@ -199,12 +199,12 @@ class SecretWatch:
 
 # (preset, seats, people, bot level): single-deck rules, 2 to 4 seats, bots of two levels.
 TABLES = [
-    ("fournier", 2, 2, "easy"),
-    ("clasico", 3, 1, "easy"),
-    ("online", 4, 2, "medium"),
-    ("fournier", 3, 2, "medium"),
-    ("clasico", 2, 1, "medium"),
-    ("online", 2, 2, "easy"),
+    ("fournier", 2, 2, "beginner"),
+    ("clasico", 3, 1, "beginner"),
+    ("online", 4, 2, "strong"),
+    ("fournier", 3, 2, "strong"),
+    ("clasico", 2, 1, "strong"),
+    ("online", 2, 2, "beginner"),
 ]
 LIMIT = 30
 MATCHES = 2

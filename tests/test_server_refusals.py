@@ -40,7 +40,7 @@ def test_a_kick_join_or_start_the_store_refuses_changes_nothing(
 ) -> None:
     async def run() -> None:
         manager = await _manager(tmp_path)
-        room, _token = await manager.create(CreateRoom(name="Ana", seats=3, bot_level="easy"))
+        room, _token = await manager.create(CreateRoom(name="Ana", seats=3, bot_level="beginner"))
         await room.join("Bea", None)
         before = _seats(room)
         real_append = manager.store.append
@@ -83,7 +83,7 @@ def test_an_illegal_action_is_explained_without_copying_the_match(
 
     async def run() -> None:
         manager = await _manager(tmp_path)
-        room, _token = await manager.create(CreateRoom(name="Ana", seats=2, bot_level="easy"))
+        room, _token = await manager.create(CreateRoom(name="Ana", seats=2, bot_level="beginner"))
         await room.start(0)
         match = room.match
         assert match is not None

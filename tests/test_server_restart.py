@@ -233,7 +233,7 @@ async def open_tables(server: Process, kinds: list[str]) -> list[Table]:
     """A room of two people and an easy bot for each kind; every room but "waiting" started."""
     tables = []
     for kind in kinds:
-        room = await create_room(server.base, name="Ana", seats=3, bot_level="easy", rules=FAST)
+        room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner", rules=FAST)
         joined = await join_room(server.base, room["code"], "Bea")
         table = Table(kind, room["code"], {0: room["token"], 1: joined["token"]})
         for seat, token in table.tokens.items():

@@ -87,7 +87,7 @@ def test_the_creator_starts_and_open_seats_get_bots_of_the_level(db: str) -> Non
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=4, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=4, bot_level="beginner")
             joined = await join_room(server.base, room["code"], "Bea")
             ana = await seated(server, room["code"], room["token"])
             bea = await seated(server, room["code"], joined["token"])
@@ -101,8 +101,8 @@ def test_the_creator_starts_and_open_seats_get_bots_of_the_level(db: str) -> Non
             assert kinds == [
                 ("person", None, "connected"),
                 ("person", None, "connected"),
-                ("bot", "easy", "bot"),
-                ("bot", "easy", "bot"),
+                ("bot", "beginner", "bot"),
+                ("bot", "beginner", "bot"),
             ]
             assert view["game"]["hand"] and len(view["game"]["hand_sizes"]) == 4
             at = len(ana.messages)
@@ -119,7 +119,7 @@ def test_an_away_seat_counts_down_then_a_bot_plays_it_until_its_person_comes_bac
     with running_server(db, grace=1.5) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner")
             joined = await join_room(server.base, room["code"], "Bea")
             ana = await seated(server, room["code"], room["token"])
             bea = await seated(server, room["code"], joined["token"])
@@ -179,7 +179,7 @@ def test_a_seat_out_of_time_has_its_turn_played_by_its_bot(db: str) -> None:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy", turn_seconds=5)
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner", turn_seconds=5)
             ana = await seated(server, room["code"], room["token"])
             await start(ana)
             await ana.wait(lambda _m: ana.my_turn(), 0, WAIT)
@@ -205,7 +205,7 @@ def test_a_turn_has_one_timer_from_the_draw_to_the_discard(db: str) -> None:
         async def run() -> None:
             # Ana's first turn is a draw: the bot, if it moves first, may not close the deal and leave her a showdown.
             room = await create_room(
-                server.base, name="Ana", seats=2, bot_level="easy", turn_seconds=5, rules=FIRST_ROUND_OPEN
+                server.base, name="Ana", seats=2, bot_level="beginner", turn_seconds=5, rules=FIRST_ROUND_OPEN
             )
             ana = await seated(server, room["code"], room["token"])
             live = server.manager.rooms[room["code"]]
@@ -238,7 +238,7 @@ def test_a_room_with_nobody_left_is_closed_kept_and_reopened_by_a_token(db: str)
     with running_server(db, grace=1) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             ana = await seated(server, code, room["token"])
@@ -294,7 +294,7 @@ def test_a_rematch_in_the_same_room_and_the_record_of_the_match(db: str) -> None
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy", rules=SHORT)
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner", rules=SHORT)
             code = room["code"]
             has_options(server.manager.rooms[code].rules, SHORT["options"])
             ana = await seated(server, code, room["token"])
@@ -333,7 +333,7 @@ def test_leave_opens_the_seat_while_waiting_and_gives_it_to_a_bot_in_a_match(db:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             ana = await seated(server, code, room["token"])
@@ -357,7 +357,7 @@ def test_leave_opens_the_seat_while_waiting_and_gives_it_to_a_bot_in_a_match(db:
             await cid.send({"type": "leave"})
             assert (await cid.wait(lambda m: m["type"] == "error", at, WAIT))["code"] == "not_seated"
             botted = await ana.wait(is_view(lambda m: seat_info(m, 1)["kind"] == "bot"), 0, WAIT)
-            assert seat_info(botted, 1)["presence"] == "bot" and seat_info(botted, 1)["level"] == "easy"
+            assert seat_info(botted, 1)["presence"] == "bot" and seat_info(botted, 1)["level"] == "beginner"
             mark = len(ana.messages)
 
             def bot_moved() -> bool:
@@ -375,7 +375,7 @@ def test_the_creator_kicks_a_player_whose_token_then_holds_nothing(db: str) -> N
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             cid_joined = await join_room(server.base, code, "Cid")
@@ -413,7 +413,7 @@ def test_two_actions_sent_at_once_never_interleave(db: str) -> None:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             # Ana twice (two devices on one token), and Bea.
@@ -471,8 +471,8 @@ def test_a_slow_bot_thinks_off_the_event_loop(db: str, monkeypatch: pytest.Monke
     with running_server(db, bot_deadline=WAIT * 2) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
-            other = await create_room(server.base, name="Bea", seats=2, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner")
+            other = await create_room(server.base, name="Bea", seats=2, bot_level="beginner")
             ana = await seated(server, room["code"], room["token"])
             bea = await seated(server, other["code"], other["token"])
             await start(ana)
@@ -502,7 +502,7 @@ def test_a_returning_client_gets_the_events_it_missed_or_else_the_whole_view(db:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=4, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=4, bot_level="beginner")
             code = room["code"]
             ana = await seated(server, code, room["token"])
             await start(ana)
@@ -575,7 +575,7 @@ def test_logs_carry_no_token_and_json_logs_are_one_object_a_line(
         setup_logging("debug", as_json=True)
 
         async def run() -> list[str]:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             joined = await join_room(server.base, code, "Bea")
             ana = await seated(server, code, room["token"])
@@ -611,7 +611,7 @@ def test_a_person_back_just_as_the_room_closes_keeps_it_open(db: str) -> None:
     with running_server(db, grace=1) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=2, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=2, bot_level="beginner")
             code = room["code"]
             ana = await seated(server, code, room["token"])
             await start(ana)
@@ -658,7 +658,7 @@ def test_the_creator_leaving_a_waiting_room_hands_it_on(db: str) -> None:
     with running_server(db) as server:
 
         async def run() -> None:
-            room = await create_room(server.base, name="Ana", seats=3, bot_level="easy")
+            room = await create_room(server.base, name="Ana", seats=3, bot_level="beginner")
             code = room["code"]
             bea_joined = await join_room(server.base, code, "Bea")
             cid_joined = await join_room(server.base, code, "Cid")

@@ -537,11 +537,11 @@ def test_replay_reads_the_saved_match() -> None:
 
 
 def test_play_without_options(launched: list[ChinchonApp]) -> None:
-    """Two medium bots, fournier rules, the language of the environment."""
+    """Two strong bots, fournier rules, the language of the environment."""
     result = CliRunner().invoke(cli, ["play"], env={"LANGUAGE": "", "LC_ALL": "", "LANG": "es_ES.UTF-8"})
     assert result.exit_code == 0, result.output
     session = launched[0].session
-    assert session.settings.bots == ("medium", "medium")
+    assert session.settings.bots == ("strong", "strong")
     assert session.settings.preset == "fournier"
     assert session.match.rules == Rules()
     assert len(session.match.names) == 3
@@ -549,11 +549,13 @@ def test_play_without_options(launched: list[ChinchonApp]) -> None:
 
 
 def test_play_with_options(launched: list[ChinchonApp]) -> None:
-    args = ["play", "--players", "4", "--bots", "easy,hard,expert", "--rules", "clasico", "--name", "Eva"]
+    # An old level's name (hard) still plays, as the level it became.
+    args = ["play", "--players", "4", "--bots", "beginner,hard,skilled", "--rules", "clasico", "--name", "Eva"]
     result = CliRunner().invoke(cli, [*args, "--seed", "7", "--speed", "0.2", "--lang", "pt"])
     assert result.exit_code == 0, result.output
     session = launched[0].session
-    assert session.settings == Settings(preset="clasico", bots=("easy", "hard", "expert"), seed=7, speed=0.2)
+    assert session.settings == Settings(preset="clasico", bots=("beginner", "hard", "skilled"), seed=7, speed=0.2)
+    assert [bot.name for bot in session.bots.values()] == ["beginner", "strong", "skilled"]
     assert session.match.names[0] == "Eva"
     assert session.match.rules == Rules.preset("clasico")
     assert launched[0].speed == 0.2
@@ -605,7 +607,7 @@ def test_resume_without_a_saved_match_is_an_error() -> None:
     ("args", "message"),
     [
         (["--players", "5"], "the fournier rules play with 2 to 4 players, not 5"),
-        (["--players", "3", "--bots", "easy,hard,medium"], "give one level per opponent (2 opponents), not 3"),
+        (["--players", "3", "--bots", "casual,regular,strong"], "give one level per opponent (2 opponents), not 3"),
         (["--bots", "champion"], "unknown bot 'champion'"),
         (
             ["--bots", "ismcts:iterations=abc"],
@@ -817,8 +819,9 @@ def test_bot_levels_are_named_in_the_players_language() -> None:
 
     async def script(pilot: Pilot[Any]) -> None:
         text = screen_text(app)
-        assert "Bot 1 (fácil)" in text and "Bot 2 (ismcts:iterations=5)" in text
-        assert "(easy)" not in text
+        # A match saved with an old level's name (easy) plays and names the level it became.
+        assert "Bot 1 (principiante)" in text and "Bot 2 (ismcts:iterations=5)" in text
+        assert "(easy)" not in text and "(beginner)" not in text
 
     run(app, script)
 

@@ -1,8 +1,8 @@
 """Bots: players that choose from what their seat observes.
 
 Find one by name with :func:`make_bot` (``random``, ``simple``, ``greedy``,
-``ismcts``, with parameters such as ``ismcts:iterations=400``) or by level
-(``easy``, ``medium``, ``hard``, ``expert``).
+``ismcts``, ``human``, with parameters such as ``ismcts:iterations=400``) or
+by level (:data:`LEVELS`, weakest first: see :mod:`chinchon.bots.levels`).
 """
 
 from chinchon.bots.base import Bot, BotError, register

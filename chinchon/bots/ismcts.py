@@ -31,7 +31,7 @@ from chinchon.deal import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal
 from chinchon.observation import Observation, Phase
 from chinchon.tables import tables_for
 
-__all__ = ["IsmctsBot", "candidate_moves", "playout_move"]
+__all__ = ["IsmctsBot", "candidate_moves", "playout_move", "playout_points"]
 
 
 class _Node:
@@ -71,6 +71,11 @@ def candidate_moves(deal: Deal, moves: list[int], width: int) -> list[int]:
 
 def _rewards(deal: Deal) -> list[float]:
     """Each seat's reward for how the deal ended (or stands): its points against the others' mean."""
+    return _shares(deal, _standing(deal))
+
+
+def _standing(deal: Deal) -> list[float]:
+    """Each seat's points for how the deal ended, or, unfinished, its loose points (a clean closer's bonus)."""
     rules = deal.rules
     seats = deal.seats
     points = [0.0] * deal.players
@@ -85,11 +90,44 @@ def _rewards(deal: Deal) -> list[float]:
                 points[seat] = rules.clean_close_bonus
             else:
                 points[seat] = solver.best_points(*deal.masks(seat))
-    return _shares(deal, points)
+    return points
+
+
+def playout_points(
+    deal: Deal, move: int | None = None, horizon: int = 300, showdown: bool = False
+) -> tuple[list[float], int]:
+    """Each seat's points as the search counts them after ``move`` (if given) and greedy play, and the moves played.
+
+    ``deal`` is played on (pass a copy): ``move``, then :func:`playout_move`
+    for every seat until the deal leaves its draws and discards or
+    ``horizon`` moves have been played. A deal that ended counts its
+    result; a close counts the closer's loose points (its bonus when it
+    matched all 7) and the others' loose points before any lay-off, or with
+    ``showdown`` the result of the engine's showdown (lay-offs included,
+    slower); an unfinished deal counts each hand's loose points.
+    """
+    steps = 0
+    while True:
+        if move is not None:
+            if move >= CLOSE and not showdown:
+                points = _close_points(deal, move)
+                if points is not None:
+                    return points, steps
+            deal.play(move)
+        if deal.phase not in (Phase.DRAW, Phase.DISCARD) or steps >= horizon:
+            break
+        moves = deal.moves()
+        if not moves:
+            break
+        move = playout_move(deal, moves)
+        steps += 1
+    if showdown and deal.phase is Phase.SHOWDOWN:
+        deal.resolve_showdown()
+    return _standing(deal), steps
 
 
 def _close_points(deal: Deal, move: int) -> list[float] | None:
-    """What :func:`_rewards` counts after the close ``move``, without playing it; None where only the engine can tell.
+    """What :func:`_standing` counts after the close ``move``, without playing it; None where only the engine can tell.
 
     Only for a closer of distinct natural cards under rules with lay-offs:
     then the deal stops at the showdown, and every natural card is worth a
@@ -393,24 +431,9 @@ class IsmctsBot(Bot):
 
     def _play_out(self, deal: Deal, move: int | None = None) -> list[float]:
         """Each seat's reward after ``move`` (if given) and the greedy policy up to the horizon."""
-        steps = 0
-        while True:
-            if move is not None:
-                if move >= CLOSE:
-                    points = _close_points(deal, move)
-                    if points is not None:
-                        self.last_steps += steps
-                        return _shares(deal, points)
-                deal.play(move)
-            if deal.phase not in (Phase.DRAW, Phase.DISCARD) or steps >= self.horizon:
-                break
-            moves = deal.moves()
-            if not moves:
-                break
-            move = playout_move(deal, moves)
-            steps += 1
+        points, steps = playout_points(deal, move, self.horizon)
         self.last_steps += steps
-        return _rewards(deal)
+        return _shares(deal, points)
 
     def _anchored(self, root: _Node, anchor: int) -> int:
         """``anchor``, unless another root move's mean beats it by more than ``self.anchor`` standard errors."""

@@ -16,17 +16,10 @@ from __future__ import annotations
 import inspect
 
 from chinchon.bots.base import Bot, BotError, Factory, registered
+from chinchon.bots.levels import LEVELS, level_of
 from chinchon.errors import N_
 
 __all__ = ["LEVELS", "bot_names", "make_bot"]
-
-LEVELS: dict[str, str] = {
-    "easy": "simple:noise=0.25",
-    "medium": "greedy",
-    "hard": "ismcts:iterations=600,steps=20000,seconds=0.5,paired=true",
-    "expert": "ismcts:iterations=2400,steps=80000,seconds=2,paired=true",
-}
-"""The levels a player chooses from, and the bot each one is."""
 
 
 def bot_names() -> tuple[str, ...]:
@@ -36,7 +29,7 @@ def bot_names() -> tuple[str, ...]:
 
 def _load() -> dict[str, Factory]:
     """The registry, with the built-in bots in it (their modules register them when imported)."""
-    from chinchon.bots import greedy, ismcts, simple  # noqa: F401
+    from chinchon.bots import greedy, human, ismcts, simple  # noqa: F401
 
     return registered()
 
@@ -68,7 +61,10 @@ def _parameters(factory: Factory) -> list[str] | None:
 
 
 def make_bot(spec: str) -> Bot:
-    """A bot from its name or level and parameters: ``"greedy"``, ``"ismcts:iterations=400"``, ``"hard"``.
+    """A bot from its name or level and parameters: ``"greedy"``, ``"ismcts:iterations=400"``, ``"casual"``.
+
+    A level's name from before the ladder (``"hard"``) makes the level it
+    now plays as (:data:`~chinchon.bots.levels.RETIRED`), named as that level.
 
     Raises:
         BotError: an unknown bot or parameter; the message lists the known ones.
@@ -78,11 +74,12 @@ def make_bot(spec: str) -> Bot:
         raise BotError(N_("not a bot: {spec}"), spec=repr(spec))
     text = spec.strip()
     name, _, params_text = text.partition(":")
-    if name in LEVELS:
+    level = level_of(name)
+    if level is not None:
         if params_text:
             raise BotError(N_("a level takes no parameters: {spec}"), spec=text)
-        bot = make_bot(LEVELS[name])
-        bot.name = name
+        bot = make_bot(LEVELS[level])
+        bot.name = level
         return bot
     factory = factories.get(name)
     if factory is None:

@@ -34,7 +34,7 @@ from chinchon.melds import meld_extensions, normalize_meld
 from chinchon.observation import Observation
 from chinchon.rules import Rules
 
-__all__ = ["own_showdown_choice"]
+__all__ = ["own_showdown_choice", "own_showdown_points"]
 
 _Melds = tuple[tuple[Card, ...], ...]
 _MOST_STATES = 20_000
@@ -46,12 +46,25 @@ def own_showdown_choice(observation: Observation) -> Action:
     legal = list(observation.legal_actions)
     if len(legal) == 1:
         return legal[0]
+    best: tuple[int, Action] | None = None
+    for action, points in own_showdown_points(observation):
+        if best is None or points < best[0]:
+            best = (points, action)
+    assert best is not None
+    return best[1]
+
+
+def own_showdown_points(observation: Observation) -> list[tuple[Action, int]]:
+    """Each legal showdown action with the fewest loose points the seat's own moves can leave it after it.
+
+    The table is taken as it is now: the others' later melds and additions are not counted on.
+    """
     rules = observation.rules
     hand = list(observation.hand)
     table = tuple(meld.cards for meld in observation.table if meld.open)
     search = _Search(rules)
-    best: tuple[int, Action] | None = None
-    for action in legal:
+    out: list[tuple[Action, int]] = []
+    for action in observation.legal_actions:
         if isinstance(action, Show):
             rest = Counter(hand)
             rest.subtract(card for meld in action.melds for card in meld)
@@ -63,10 +76,8 @@ def own_showdown_choice(observation: Observation) -> Action:
             points = search.least(_cards(rest), _laid(table, observation, action, rules))
         else:
             points = sum(rules.value(card) for card in hand)
-        if best is None or points < best[0]:
-            best = (points, action)
-    assert best is not None
-    return best[1]
+        out.append((action, points))
+    return out
 
 
 def _cards(counts: Counter[Card]) -> tuple[Card, ...]:

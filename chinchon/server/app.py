@@ -10,7 +10,7 @@ import html
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from chinchon.errors import N_
 from chinchon.i18n import is_rtl, translation
 from chinchon.rules import Rules, RulesError
 from chinchon.server.accounts import SESSION_COOKIE, Accounts
+from chinchon.server.analyses import AnalysisQueue
 from chinchon.server.bots import BotPool
 from chinchon.server.connections import WS_FRAME_MAX
 from chinchon.server.help import rules_help
@@ -36,6 +37,7 @@ from chinchon.server.protocol import (
     PROTOCOL_VERSION,
     Ack,
     ActionMessage,
+    AnalysisRequest,
     Chat,
     CreateRoom,
     ErrorMessage,
@@ -85,6 +87,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     hub = Hub()
     store = Store(settings.db)
     pool = BotPool(settings.bot_workers, settings.bot_pool)
+    analyses = AnalysisQueue(BotPool(1, settings.bot_pool))
     manager = Manager(settings, store, hub, pool, metrics)
     limits = _Limits(settings)
     players = Players(store.engine)
@@ -109,6 +112,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             gc_watch.remove()
             await hub.shut(1012)
             await manager.shutdown()
+            await analyses.close()
             pool.close()
             await store.close()
             log.info("server stopped")
@@ -121,6 +125,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.metrics = metrics
     app.state.accounts = accounts
+    app.state.analyses = analyses
 
     def refused(exc: Refused, request: Request, status: int = 400) -> JSONResponse:
         lang = _language(request.headers.get("accept-language"))
@@ -199,6 +204,68 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except Refused as exc:
             return refused(exc, request, 429 if exc.code == "rate_limited" else 404)
         return record
+
+    async def room_match(code: str, request: Request) -> tuple[str, str | None, dict[str, Any]]:
+        """The room's code, the id of its latest game in the history, and its latest finished match's record."""
+        if not limits.allow("lookup", address(request)):
+            raise Refused("rate_limited", N_("too many room codes tried; wait a minute"))
+        code = normal_code(code)[:16]
+        record = await store.record(code)
+        if record is None:
+            raise Refused("not_over", N_("room {code} has no finished match"), code=code)
+        return code, await players.latest_game(code), record
+
+    async def game_match(game_id: str, request: Request) -> tuple[str, str | None, dict[str, Any]]:
+        """The room's code, the game's id, and the record of a finished match of the history."""
+        found = await players.game(game_id[:16])
+        if found is None or found[1] is None:
+            raise Refused("no_game", N_("there is no finished match {game}"), game=game_id[:16])
+        return found[0].room, found[0].id, found[1]
+
+    Finding = Callable[[], Awaitable[tuple[str, str | None, dict[str, Any]]]]
+
+    analysis_statuses = {
+        "rate_limited": 429,
+        "not_over": 404,
+        "no_game": 404,
+        "analysis_running": 409,
+        "server_busy": 503,
+    }
+
+    async def start_analysis(request: Request, match: Finding) -> Any:
+        try:
+            payload = await body(request, AnalysisRequest)
+            room, game, record = await match()
+            status = {**analyses.start(room, payload.seat, record), "game": game}
+        except Refused as exc:
+            return refused(exc, request, analysis_statuses.get(exc.code, 400))
+        return JSONResponse(status, status_code=200 if status["status"] == "done" else 202)
+
+    async def read_analysis(request: Request, match: Finding, seat: str) -> Any:
+        try:
+            if not seat.isdigit() or len(seat) > 2:
+                raise Refused("bad_seat", N_("seat {seat} is not one of the seats of the match"), seat=seat[:8])
+            room, game, record = await match()
+            status = {**analyses.status(room, record, int(seat)), "game": game}
+        except Refused as exc:
+            return refused(exc, request, analysis_statuses.get(exc.code, 400))
+        return status
+
+    @app.post("/api/rooms/{code}/analysis", status_code=202)
+    async def start_room_analysis(code: str, request: Request) -> Any:
+        return await start_analysis(request, lambda: room_match(code, request))
+
+    @app.get("/api/rooms/{code}/analysis")
+    async def read_room_analysis(code: str, request: Request, seat: str = "0") -> Any:
+        return await read_analysis(request, lambda: room_match(code, request), seat)
+
+    @app.post("/api/games/{game_id}/analysis", status_code=202)
+    async def start_game_analysis(game_id: str, request: Request) -> Any:
+        return await start_analysis(request, lambda: game_match(game_id, request))
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def read_game_analysis(game_id: str, request: Request, seat: str = "0") -> Any:
+        return await read_analysis(request, lambda: game_match(game_id, request), seat)
 
     @app.get("/api/lobby")
     async def lobby() -> Any:

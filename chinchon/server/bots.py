@@ -18,9 +18,10 @@ import random
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from chinchon.bots import make_bot
 from chinchon.bots.base import Bot
@@ -28,6 +29,9 @@ from chinchon.observation import Observation
 from chinchon.rules import Rules
 
 __all__ = ["BotPool"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @lru_cache(maxsize=64)
@@ -111,6 +115,18 @@ class BotPool:
             self.close()
             future = loop.run_in_executor(self._pool(), _think, payload)
             return await asyncio.wait_for(future, deadline)
+
+    async def run(self, function: Callable[[T], R], argument: T) -> R:
+        """``function(argument)`` run in a worker (other work than a bot's choice: an analysis, for one).
+
+        Both must be picklable; a pool whose worker died is replaced and the call made again.
+        """
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), function, argument)
+        except BrokenExecutor:
+            self.close()
+            return await loop.run_in_executor(self._pool(), function, argument)
 
     def close(self) -> None:
         """Stop the workers."""

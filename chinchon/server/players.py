@@ -342,6 +342,13 @@ class Players:
             found = await connection.execute(select(games.c.id).where(games.c.room == room, games.c.number == number))
             return found.first() is not None
 
+    async def latest_game(self, room: str) -> str | None:
+        """The id of a room's latest match kept as a game, if any."""
+        query = select(games.c.id).where(games.c.room == room).order_by(games.c.number.desc()).limit(1)
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).first()
+            return None if found is None else str(found[0])
+
     async def ratings_of(self, accounts_ids: list[int], pool: str) -> dict[int, RatingRow]:
         """The ratings of accounts in a pool (those that have one)."""
         async with self.engine.connect() as connection:

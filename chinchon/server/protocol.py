@@ -67,6 +67,7 @@ ErrorCode = Literal[
     "no_game",
     "bad_origin",
     "unsupported_media_type",
+    "analysis_running",
     "bad_version",
 ]
 """The codes of typed errors; the message beside a code is in the seat's language."""
@@ -92,7 +93,7 @@ class CreateRoom(_Message):
     name: str
     rules: RulesChoice | None = None
     seats: int = Field(default=2, ge=2, le=8)
-    bot_level: str = "medium"
+    bot_level: str = "strong"
     public: bool = True
     turn_seconds: float | None = Field(default=None, ge=5, le=600)
     lang: str | None = Field(default=None, max_length=8)
@@ -104,6 +105,27 @@ class JoinRoom(_Message):
     """``POST /api/rooms/{code}/join``: a seat in a room that has not started."""
 
     name: str
+
+
+class AnalysisRequest(_Message):
+    """``POST /api/rooms/{code}/analysis`` or ``/api/games/{id}/analysis``: the seat whose decisions are rated."""
+
+    seat: int = Field(default=0, ge=0, le=7)
+
+
+class AnalysisStatus(_Message):
+    """The answer to ``POST`` and ``GET`` of an analysis: how far it is, and once done the analysis
+    (``chinchon/schemas/analysis.schema.json``); ``room`` is the code of the match's room, ``game`` its id in the
+    history (``/api/games/{id}``), if kept there."""
+
+    room: str
+    game: str | None
+    seat: int
+    status: Literal["none", "queued", "running", "done", "failed", "cancelled"]
+    done: int
+    total: int
+    analysis: dict[str, Any] | None
+    error: str | None
 
 
 class RoomCreated(_Message):
@@ -815,6 +837,8 @@ def schemas() -> dict[str, dict[str, Any]]:
                     Pools,
                     Leaderboard,
                     Replay,
+                    AnalysisRequest,
+                    AnalysisStatus,
                 )
             }
         },

@@ -36,7 +36,7 @@ import orjson
 from chinchon.actions import Action, IllegalAction, parse_action
 from chinchon.bots import make_bot
 from chinchon.bots.base import BotError
-from chinchon.bots.registry import LEVELS
+from chinchon.bots.levels import LEVELS, level_of
 from chinchon.errors import N_, ChinchonError
 from chinchon.events import (
     Closed,
@@ -147,12 +147,18 @@ def check_name(name: object) -> str:
 
 
 def check_level(level: str) -> str:
-    """A bot level the server offers."""
-    if level not in LEVELS:
+    """A bot level the server offers; an old level's name (``medium``) gives the level it plays as now."""
+    current = level_of(level)
+    if current is None:
         raise Refused(
             "bad_request", N_("unknown bot level {level}; levels: {known}"), level=level, known=", ".join(LEVELS)
         )
-    return level
+    return current
+
+
+def _current(level: str | None) -> str | None:
+    """A stored bot level as the level it plays as now (``hard``: ``strong``); any other value as it is."""
+    return (level_of(level) or level) if level else level
 
 
 @lru_cache(maxsize=256)
@@ -996,7 +1002,11 @@ class Manager:
     def rebuild(self, row: RoomRow) -> Room:
         """A room as its stored rules, seats, seed and log make it."""
         rules = shared_rules(Rules.from_dict(row.rules))
-        seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash, s.lang, account=s.account) for s in row.seat_rows]
+        # A room stored before the ladder names its bots by the old levels: they play as the levels they became.
+        seats = [
+            Seat(s.seat, s.name, s.kind, _current(s.level), s.token_hash, s.lang, account=s.account)
+            for s in row.seat_rows
+        ]
         now = time.monotonic()
         for s in seats:
             if s.kind == "person":
@@ -1008,7 +1018,7 @@ class Manager:
             row.preset,
             row.public,
             seats,
-            row.bot_level,
+            _current(row.bot_level) or row.bot_level,
             row.turn_seconds,
             row.creator,
             row.created,

@@ -127,10 +127,11 @@ def _in_play(obs: Observation, seat: int) -> bool:
 def _level_name(name: str) -> str:
     """A bot's name for the player: the levels in the player's language, other bots as they were given."""
     levels = {
-        "easy": pgettext("bot level", "easy"),
-        "medium": pgettext("bot level", "medium"),
-        "hard": pgettext("bot level", "hard"),
-        "expert": pgettext("bot level", "expert"),
+        "beginner": pgettext("bot level", "beginner"),
+        "casual": pgettext("bot level", "casual"),
+        "regular": pgettext("bot level", "regular"),
+        "skilled": pgettext("bot level", "skilled"),
+        "strong": pgettext("bot level", "strong"),
     }
     return levels.get(name, name)
 

@@ -6,7 +6,7 @@
 
 import { patch } from "./dom.js";
 import { _, applyLanguage, browserLanguage, loadLanguage } from "./i18n.js";
-import { render, legal, PACES } from "./render.js";
+import { render, legal, currentLevel, PACES } from "./render.js";
 import { cardKey } from "./cards.js";
 import { suggestedLayoff } from "./ui.js";
 import * as sound from "./sound.js";
@@ -50,9 +50,9 @@ const state = {
   tipsSeen: saved.get("tipsSeen", []),
   tipsOff: saved.get("tipsOff", false),
   // A room for friends: private unless its creator lists it.
-  form: { preset: "fournier", seats: 2, bot_level: "medium", public: false, turn: "", limit: "", ...saved.get("form", {}) },
+  form: { preset: "fournier", seats: 2, bot_level: "strong", public: false, turn: "", limit: "", ...saved.get("form", {}) },
   // Play now: the opponents, their level and the rules, kept for next time.
-  play: { opponents: 1, bot_level: "medium", preset: "fournier", turn: "", limit: "", ...saved.get("play", {}) },
+  play: { opponents: 1, bot_level: "strong", preset: "fournier", turn: "", limit: "", ...saved.get("play", {}) },
   nameMissing: false,
   rulesPreset: "fournier",
   help: null,
@@ -96,7 +96,12 @@ const state = {
   pageData: null,
   pageError: null,
   replayStep: 0,
+  // The analysis shown in the replay: {game, seat, status, done, total, doc, error}, or null.
+  analysis: null,
 };
+// A form saved with an old level's name.
+state.form.bot_level = currentLevel(state.form.bot_level);
+state.play.bot_level = currentLevel(state.play.bot_level);
 
 // -- drawing ---------------------------------------------------------------------------------
 

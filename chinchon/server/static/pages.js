@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { _, cardName, language } from "./i18n.js";
 import { cardSvg } from "./cards.js";
 import { currentAccount, getJson, heldSeats, postJson } from "./account.js";
+import { analysisActions, analysisPanel, defaultSeat } from "./analysis.js";
 
 export const PAGES = new Set(["account", "leaderboard", "player", "replay"]);
 
@@ -236,7 +237,8 @@ function replayPage(s, a, presetName) {
       step.pile.length ? [h("span", null, _("Discard pile:")), cardsOf(step.pile.slice(-1), deck)] : null,
       step.face_down ? [h("span", null, _("Face down:")), cardsOf([step.face_down], deck)] : null),
     last ? h("p", { class: "over-line", "data-over": "1" }, replay.winner === null ? _("The match is over.")
-      : _("{name} won the match.", { name: replay.seats[replay.winner] })) : null);
+      : _("{name} won the match.", { name: replay.seats[replay.winner] })) : null,
+    analysisPanel(s, a, replay, i));
 }
 
 function loading(s) {
@@ -258,6 +260,7 @@ export function renderPage(s, a, presetName) {
 /** The pages' actions, over the app's state: `ctx` has state, update(changes), toast(text) and go(hash). */
 export function pageActions(ctx) {
   const { state, update, toast, go } = ctx;
+  const analysis = analysisActions(ctx);
   let loadingFor = null;
 
   async function load(route) {
@@ -291,6 +294,11 @@ export function pageActions(ctx) {
         }
       }
       if (loadingFor === key) update({ pageData: data });
+      if (loadingFor === key && data && data.replay) {
+        const id = data.replay.game.id;
+        const asked = state.analysis && state.analysis.game === id ? state.analysis.seat : null;
+        analysis.analysisOpen(id, asked === null ? defaultSeat(state, data.replay) : asked);
+      }
     } catch (e) {
       if (loadingFor === key) update({ pageError: String(e.message || e) });
     }
@@ -369,6 +377,7 @@ export function pageActions(ctx) {
       }
       update({ replayStep: i });
     },
+    ...analysis,
     go,
   };
 }

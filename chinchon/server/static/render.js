@@ -9,7 +9,14 @@ import { howToPlay } from "./help.js";
 import { PAGES, renderPage } from "./pages.js";
 
 export const PRESETS = ["fournier", "clasico", "online", "polaco"];
-export const LEVELS = ["easy", "medium", "hard", "expert"];
+/** The bot levels, weakest first (chinchon.bots.levels.LADDER), and the old levels' names with the level each became. */
+export const LEVELS = ["beginner", "casual", "regular", "skilled", "strong"];
+const RETIRED_LEVELS = { easy: "beginner", medium: "strong", hard: "strong", expert: "strong" };
+
+/** A level chosen before (a saved form may hold an old name) as one of LEVELS. */
+export function currentLevel(level) {
+  return LEVELS.includes(level) ? level : RETIRED_LEVELS[level] || "strong";
+}
 /** The presets' max_players (chinchon.rules): the seats a room of each may have. */
 export const MAX_SEATS = { fournier: 4, clasico: 6, online: 4, polaco: 8 };
 /** The paces the others' moves are shown at: the least time between two of them, in milliseconds. */
@@ -17,10 +24,23 @@ export const PACES = { slow: 1500, normal: 800, fast: 0 };
 
 export function levelName(level) {
   const names = {
-    easy: pgettext("bot level", "easy"), medium: pgettext("bot level", "medium"),
-    hard: pgettext("bot level", "hard"), expert: pgettext("bot level", "expert"),
+    beginner: pgettext("bot level", "beginner"), casual: pgettext("bot level", "casual"),
+    regular: pgettext("bot level", "regular"), skilled: pgettext("bot level", "skilled"),
+    strong: pgettext("bot level", "strong"),
   };
   return names[level] || level || "";
+}
+
+/** How a level plays, in a line (the same messages as chinchon.bots.levels). */
+function levelDescription(level) {
+  const lines = {
+    beginner: _("Keeps its high cards, overlooks the discard pile one turn in three, closes late, misses most lay-offs and forgets what was thrown."),
+    casual: _("Keeps its high cards half the time, overlooks the discard pile one turn in three, closes late and misses half the lay-offs."),
+    regular: _("Throws its high cards, but overlooks the discard pile one turn in three, closes late and misses half the lay-offs."),
+    skilled: _("Sees every card on the table but does not think a draw ahead; closes late, with 3 points or fewer."),
+    strong: _("Weighs each discard against the next draw, watches what you collect and picks its moment to close."),
+  };
+  return lines[level] || "";
 }
 
 export function presetName(preset) {
@@ -107,6 +127,7 @@ function playNow(s, a) {
       field(_("Opponents"), select(Math.min(p.opponents, most), opponents, (v) => a.setPlay({ opponents: Number(v) }), "opponents")),
       field(_("Their level"), select(p.bot_level, LEVELS.map((l) => [l, levelName(l)]), (v) => a.setPlay({ bot_level: v }), "play_level")),
       field(_("Rules"), select(p.preset, PRESETS.map((x) => [x, presetName(x)]), (v) => a.setPlay({ preset: v }), "play_preset"))),
+    h("small", { class: "muted", "data-play-level-description": p.bot_level }, levelDescription(p.bot_level)),
     h("details", { class: "more" }, h("summary", null, _("More choices")),
       h("div", { class: "grid" },
         field(_("Points limit"), select(p.limit, [["", _("as the rules say")], ["50", "50"], ["100", "100"], ["150", "150"]],
@@ -137,7 +158,10 @@ function home(s, a) {
         field(_("Rules"), select(f.preset, PRESETS.map((p) => [p, presetName(p)]),
           (v) => a.setForm({ preset: v, seats: Math.min(f.seats, MAX_SEATS[v] || 4) }), "preset")),
         field(_("Seats"), select(f.seats, seatOptions, (v) => a.setForm({ seats: Number(v) }), "seats")),
-        field(_("Bot level"), select(f.bot_level, LEVELS.map((l) => [l, levelName(l)]), (v) => a.setForm({ bot_level: v }), "bot_level")),
+        // The whole row: the level's line below its select would stretch the field beside it.
+        h("label", { class: "field", style: "grid-column: 1 / -1" }, h("span", null, _("Bot level")),
+          select(f.bot_level, LEVELS.map((l) => [l, levelName(l)]), (v) => a.setForm({ bot_level: v }), "bot_level"),
+          h("small", { class: "muted", "data-level-description": f.bot_level }, levelDescription(f.bot_level))),
         field(_("Points limit"), select(f.limit, [["", _("as the rules say")], ["50", "50"], ["100", "100"], ["150", "150"]],
           (v) => a.setForm({ limit: v }), "limit")),
         field(_("Turn timer"), select(f.turn, [["", _("none")], ["30", _("{n} s", { n: 30 })], ["60", _("{n} s", { n: 60 })],

@@ -384,6 +384,8 @@ function overPanel(s, a, g) {
   return sheet(s, a, title, [
     h("div", { class: "row" },
       mine !== null ? button(_("Rematch"), () => a.rematch(), { cls: "primary big", action: "rematch" }) : null,
+      mine !== null ? button(_("Analyse"), () => a.analyseRoom(s.view.room, mine), { action: "analyse-room",
+        title: _("Every decision of yours rated by the search, in the replay") }) : null,
       button(_("Home"), () => a.goHome(), { action: "home" })),
     g.result ? [h("h3", null, _("The last deal")), resultBody(s, g.result, g.scores, g.active)] : [scoreBars(s, g.scores, g.active), chart(s)],
   ], { cls: "over", noClose: true, headProps: { "data-over": "1" } });
