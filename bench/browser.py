@@ -13,8 +13,9 @@ with a temporary SQLite database and drives Debian's chromium
   navigation's start (``performance.now()`` in the page);
 - two people in two browser contexts playing whole matches against each
   other (``--matches``, limit ``--limit``): for every move one makes, the
-  time from its click to the other page showing the state it made (both
-  pages' ``Date.now()``, one machine): median, 95th percentile, largest;
+  time from its click to the other page showing the state it made (the
+  start of the frame after the one that drew it; both pages'
+  ``Date.now()``, one machine): median, 95th percentile, largest;
 - a newcomer's match (``--newcomers``, each a whole match against one
   ``beginner`` bot at limit ``--limit``, the page as a first visit leaves it,
   its tips on): the clicks a player makes, per deal, playing as the tests
@@ -67,9 +68,14 @@ document.addEventListener('click', (e) => {
   const s = document.querySelector('.status');
   window.__clicks.push([s ? Number(s.dataset.state) : -1, Date.now()]);
 }, true);
+// A state is on screen once the frame that drew it is done: the next frame's start (whatever the page did after
+// drawing it, a card's move started or the layout it read, is counted).
 new MutationObserver(() => {
   const s = document.querySelector('.status');
-  if (s && !(s.dataset.state in window.__seen)) window.__seen[s.dataset.state] = Date.now();
+  if (!s || s.dataset.state in window.__seen) return;
+  const state = s.dataset.state;
+  window.__seen[state] = null;
+  requestAnimationFrame(() => { window.__seen[state] = Date.now(); });
 }).observe(document.body, {subtree: true, childList: true, attributes: true});
 """
 
@@ -261,7 +267,7 @@ def two_browsers(browser: Any, base: str, limit: int) -> list[float]:
             pages[0].wait_for_timeout(20)
     delays = []
     for mover, other in ((pages[0], pages[1]), (pages[1], pages[0])):
-        seen = {int(k): v for k, v in other.evaluate("window.__seen").items()}
+        seen = {int(k): v for k, v in other.evaluate("window.__seen").items() if v is not None}
         for state, clicked in mover.evaluate("window.__clicks"):
             later = [t for s, t in seen.items() if s > state]
             if later:
