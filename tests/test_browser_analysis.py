@@ -119,7 +119,7 @@ def test_analyse_at_a_matchs_end_opens_its_replay_with_the_analysis(server: Runn
     person = Person(browser, server.base, DESKTOP)
     try:
         _keep_options(person, EVERYONE_PLAYS_TO_20)
-        _play_now(person, "Ana", bot_level="easy", seats="2")
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
         deadline = time.monotonic() + MATCH_SECONDS
         while person.step() != "over":
             assert time.monotonic() < deadline, "the match did not end"
