@@ -338,6 +338,7 @@ function receiveView(view) {
   received = view;
   lastEvent = view.state;
   state.hold = false;
+  state.freshCard = null;
   setView(view);
 }
 
