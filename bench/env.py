@@ -181,10 +181,11 @@ def profile(name: str, run: Runner, seconds: float) -> None:
     total = max(sum(row[2] for row in stats.values()), 1e-9)
 
     def spent(module: str, function: str, callers: tuple[tuple[str, str], ...] = ()) -> float:
-        """Cumulative time in ``module.function`` (only when called from one of ``callers``, if given)."""
+        """Cumulative time in ``module.function`` (only when called from one of ``callers``, if given); a module is
+        named by the end of its path (``match.py``, ``deal/__init__.py``)."""
         time_ = 0.0
         for (filename, _line, name), row in stats.items():
-            if Path(filename).name != module or name != function:
+            if not Path(filename).as_posix().endswith("/" + module) or name != function:
                 continue
             if not callers:
                 time_ += row[3]

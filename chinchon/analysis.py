@@ -50,7 +50,7 @@ Dask cluster); the budget is ``playouts`` a decision (a playout is one
 candidate played out on one sampled deal), not time. ``seconds`` caps each decision's time on top; an analysis that hits
 that cap may differ from run to run, and says so.
 
->>> from chinchon.game import Match, Rules
+>>> from chinchon import Match, Rules
 >>> from chinchon.bots import make_bot
 >>> import random
 >>> match = Match(["Ana", "Bea"], Rules.preset("fournier", limit=10), seed=3)

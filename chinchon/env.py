@@ -1,4 +1,4 @@
-"""A reinforcement-learning environment for Chinchón: PettingZoo's AEC API over a :class:`~chinchon.game.Match`.
+"""A reinforcement-learning environment for Chinchón: PettingZoo's AEC API over a :class:`~chinchon.match.Match`.
 
 Needs the optional extra ``rl``: ``pip install 'chinchon[rl]'`` (pettingzoo,
 gymnasium, numpy). One episode is one whole match; the agents are the seats,
@@ -46,7 +46,7 @@ close, and 1274 actions follow (1384 in all):
 ======================  ==================================================
 
 Without it the engine plays every showdown decision
-(:meth:`~chinchon.game.Match.resolve_showdown`: each seat leaves itself the
+(:meth:`~chinchon.match.Match.resolve_showdown`: each seat leaves itself the
 fewest loose points); that search grows fast with the seats, so tables of
 more than four with lay-offs are better played with it. ``action_mask``
 marks the legal actions; :func:`env`'s ``TerminateIllegalWrapper`` ends the
@@ -54,7 +54,7 @@ episode on an illegal one (reward -1), and :class:`raw_env` raises
 :class:`~chinchon.actions.IllegalAction`.
 
 **Observations** are a ``Dict``: ``observation``, a float32 vector encoding
-the seat's :class:`~chinchon.game.Observation` and nothing else (see
+the seat's :class:`~chinchon.observation.Observation` and nothing else (see
 :func:`encode_observation` and :func:`observation_layout` for every block),
 and ``action_mask``, an int8 vector over the actions.
 
@@ -389,7 +389,7 @@ def _rule_planes(rules: Rules, decks: int) -> tuple[npt.NDArray[np.int64], Vecto
 def encode_observation(observation: Observation) -> Vector:
     """The observation as a fixed-size float32 vector (the blocks of :func:`observation_layout`).
 
-    Built from the :class:`~chinchon.game.Observation` alone, so it holds
+    Built from the :class:`~chinchon.observation.Observation` alone, so it holds
     only what the seat may know.
     """
     obs = observation
@@ -463,7 +463,7 @@ class SeatEncoder:
 
     :meth:`follow` updates it from the events a match told the seat since
     the last call (:meth:`feed` from the events themselves), without
-    building an :class:`~chinchon.game.Observation`; :meth:`observe` from
+    building an :class:`~chinchon.observation.Observation`; :meth:`observe` from
     the seat's successive observations, rewriting only what changed since
     the one before. Both give exactly :func:`encode_observation`'s values.
     ``out`` is where the vector lives (a row of a batch, say: a
@@ -1238,7 +1238,7 @@ class raw_env(AECEnv[str, ObservationDict, ActionNumber]):
         return self.match
 
     def view(self, agent: str) -> Observation:
-        """What an agent's seat observes now, as the engine's :class:`~chinchon.game.Observation` (for bots)."""
+        """What an agent's seat observes now, as the engine's :class:`~chinchon.observation.Observation` (for bots)."""
         seat = self._seat_of[agent]
         view = self._views.get(seat)
         if view is None:

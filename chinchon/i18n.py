@@ -255,14 +255,18 @@ def card_name(card: Card, deck: str = "spanish40") -> str:
 _FIGURE = re.compile(r"(?<![\w])([JQK])(?=[♦♥♠♣])")
 
 
-def figure_letters(deck: str = "spanish40") -> dict[str, str]:
-    """The letters the current language writes the figures with, by their letter in the notation (``J Q K``).
+def figure_letters(deck: str = "spanish40", lang: str | None = None) -> dict[str, str]:
+    """The letters a language (by default the current one) writes the figures with, by their letter in the
+    notation (``J Q K``).
 
     On Spanish decks they are the sota's, the caballo's and the rey's (``S C R`` in Spanish); the
     French deck keeps ``J Q K`` in every language.
     """
     if deck == "french52":
         return {"J": "J", "Q": "Q", "K": "K"}
+    if lang is not None:
+        catalog = translation(lang)
+        return {letter: catalog.pgettext("Spanish deck card letter", letter) for letter in "JQK"}
     return {
         "J": pgettext("Spanish deck card letter", "J"),
         "Q": pgettext("Spanish deck card letter", "Q"),

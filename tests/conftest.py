@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -19,6 +20,14 @@ def english() -> Iterator[None]:
     set_language("en")
     yield
     set_language("en")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind (PostgreSQL's from ``CHINCHON_TEST_POSTGRES``; see ``tests/server_support.py``)."""
+    from tests.server_support import database_url
+
+    return database_url(request.param, tmp_path)
 
 
 @pytest.fixture

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
 import os
+import queue
 import re
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -16,10 +20,13 @@ from typing import Any
 import pytest
 
 from chinchon.bots.levels import LADDER, LEVELS, RETIRED
+from chinchon.cards import Card, parse_cards
+from chinchon.match import Match
 from chinchon.rules import Rules
-from chinchon.server import client
+from chinchon.server import client, rooms
 from chinchon.server.hub import Connection, frame
-from tests.server_support import ACTED, Running, acted, action_text, has_options, running_server
+from chinchon.tui.rules_text import rules_paragraphs
+from tests.server_support import ACTED, Running, acted, action_text, has_options, running_server, start_match
 from tests.test_server_leak import LeakWatch, cards_in
 
 CHROMIUM = Path(client.CHROMIUM)
@@ -27,6 +34,8 @@ ARGS = list(client.CHROMIUM_ARGS)
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 WAIT_MS = 60_000
+# No card moving on the page (motion.js names its animations; the page's CSS ones go on for ever).
+NO_MOTION = "() => !document.getAnimations().some((a) => a.id === 'motion')"
 MATCH_SECONDS = 240.0
 # Rule options for a match whose first round nobody may close: each person's first decision is a draw of the
 # first deal (else a bot moving first could close at once and leave the person a showdown, a new deal, or, in a
@@ -65,11 +74,36 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-class Person:
-    """A browser context and its page, with the console errors it printed."""
+# What a returning player has chosen, unless a test chooses otherwise: no tips of a first match (they take the place
+# of the last moves), and the bots' moves shown as fast as they come (the tests' server has no bot delay).
+RETURNING = """
+(() => {
+  for (const [key, value] of [["tipsOff", "true"], ["pace", '"fast"']]) {
+    if (localStorage.getItem("chinchon." + key) === null) localStorage.setItem("chinchon." + key, value);
+  }
+})();
+"""
 
-    def __init__(self, browser: Any, base: str, viewport: dict[str, int], locale: str = "en-US") -> None:
-        self.context = browser.new_context(viewport=viewport, locale=locale)
+
+class Person:
+    """A browser context and its page, with the console errors it printed.
+
+    A person is a returning player (no tips, the bots' moves as fast as they come) unless ``newcomer``.
+    """
+
+    def __init__(
+        self,
+        browser: Any,
+        base: str,
+        viewport: dict[str, int],
+        locale: str = "en-US",
+        *,
+        newcomer: bool = False,
+        reduced_motion: str = "no-preference",
+    ) -> None:
+        self.context = browser.new_context(viewport=viewport, locale=locale, reduced_motion=reduced_motion)
+        if not newcomer:
+            self.context.add_init_script(RETURNING)
         self.context.set_default_timeout(WAIT_MS)
         self.page = self.context.new_page()
         self.base = base
@@ -150,9 +184,12 @@ class Person:
         # A deal's results may open over the table just now: then the loop comes back to it.
         if not self._click(selector):
             return None
+        # The state the move made shows, or the deal's results it ended come in front of the table (the next deal
+        # waits behind them), or the match is over.
         self.page.wait_for_function(
             "([before]) => { const s = document.querySelector('.status'); "
-            "return !s || Number(s.dataset.state) !== before || document.querySelector('[data-over]'); }",
+            "return !s || Number(s.dataset.state) !== before"
+            " || document.querySelector('[data-over], .sheet.result'); }",
             arg=[before],
         )
         return selector
@@ -163,11 +200,21 @@ def _fill_home_form(person: Person, name: str, form: dict[str, str]) -> None:
     person.open("/")
     person.page.fill("input[name=name]", name)
     for field, value in form.items():
+        if person.page.locator(f"details:not([open]) select[name={field}]").count():
+            person.page.click("details.more summary")  # the limit and the timer of "Play now"
         person.page.select_option(f"select[name={field}]", value)
 
 
+# The room form's fields, as "Play now" names them (it asks for the opponents, not the seats).
+PLAY_NOW_FIELDS = {"bot_level": "play_level", "preset": "play_preset", "limit": "play_limit", "turn": "play_turn"}
+
+
 def _play_now(person: Person, name: str, **form: str) -> None:
-    _fill_home_form(person, name, form)
+    """The person plays now against bots: ``seats`` is the person and the opponents, the rest as for a room."""
+    play = {PLAY_NOW_FIELDS.get(field, field): value for field, value in form.items() if field != "seats"}
+    if "seats" in form:
+        play["opponents"] = str(int(form["seats"]) - 1)
+    _fill_home_form(person, name, play)
     person.page.click("[data-action=play-now]")
     person.page.wait_for_selector(".hand .card")
 
@@ -214,9 +261,13 @@ def _room_of(server: Running, person: Person) -> Any:
 
 
 def _keep_options(person: Person, options: dict[str, object]) -> None:
-    """The person opens the home page with these rule options kept in its form, as a last visit leaves them."""
+    """The person opens the home page with these rule options kept in its forms (a room's and "Play now"'s), as a
+    last visit leaves them."""
     person.open("/")
-    person.page.evaluate("(form) => localStorage.setItem('chinchon.form', form)", json.dumps({"options": options}))
+    person.page.evaluate(
+        "(form) => { localStorage.setItem('chinchon.form', form); localStorage.setItem('chinchon.play', form); }",
+        json.dumps({"options": options}),
+    )
 
 
 def _next_action(server: Running, person: Person, since: int) -> str:
@@ -280,9 +331,14 @@ def test_the_page_its_modules_and_its_messages_are_served(server: Running) -> No
         "i18n.js",
         "render.js",
         "cards.js",
+        "ui.js",
+        "table.js",
+        "help.js",
+        "sound.js",
         "account.js",
         "pages.js",
         "state.js",
+        "motion.js",
         "analysis.js",
     }
     arabic = json.loads(get("/api/i18n/ar")[1])
@@ -403,12 +459,40 @@ def test_the_level_select_says_how_each_level_plays_and_reads_an_old_saved_level
         person.close()
 
 
+# An AudioContext that makes no sound and keeps the frequency of each note the page plays, in ``chinchonNotes``.
+FAKE_AUDIO = """
+(() => {
+  window.chinchonNotes = [];
+  const param = () => ({ setValueAtTime() {}, exponentialRampToValueAtTime() {} });
+  window.AudioContext = class {
+    constructor() { this.currentTime = 0; this.state = "running"; this.destination = {}; }
+    resume() {}
+    createGain() { return { gain: param(), connect: (next) => next }; }
+    createOscillator() {
+      const frequency = { set value(v) { window.chinchonNotes.push(v); } };
+      return { type: "", frequency, connect: (next) => next, start() {}, stop() {} };
+    }
+  };
+})();
+"""
+# The notes of each sound (sound.js): your turn, a close, the end of the match.
+NOTES = {"turn": [660, 880], "close": [523, 659, 784], "end": [523, 659, 784, 1047]}
+
+
 def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, tmp_path: Path) -> None:
     person = Person(browser, server.base, PHONE)
     try:
+        person.context.add_init_script(FAKE_AUDIO)
         _keep_options(person, EVERYONE_PLAYS_TO_20)
         _play_now(person, "Ana", bot_level="beginner", seats="2")
         has_options(_room_of(server, person).rules, EVERYONE_PLAYS_TO_20)
+        # Sounds are off until the player turns them on (which plays the turn's sound once, to hear it).
+        assert person.page.evaluate("window.chinchonNotes") == []
+        person.page.click("[data-action=settings]")
+        person.page.check("input[name=sound]")
+        person.page.keyboard.press("Escape")
+        person.page.wait_for_selector(".sheet.settings", state="detached")
+        assert person.page.evaluate("window.chinchonNotes.length") == 2
         width = person.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the table scrolls sideways: {width} px"
         done: list[str] = []
@@ -431,6 +515,10 @@ def test_a_whole_match_against_a_bot_on_a_phone(server: Running, browser: Any, t
         assert "[data-action=draw-stock]" in done
         assert "[data-action=discard]" in done or "[data-action=close-option]" in done
         person.page.screenshot(path=str(tmp_path / "over.png"))
+        notes = person.page.evaluate("window.chinchonNotes")[2:]
+        # The player's turns, a close at least and the end of the match (last) were heard.
+        assert notes.count(NOTES["turn"][0]) >= 2 and notes[-4:] == NOTES["end"], notes
+        assert notes.count(NOTES["close"][0]) >= 2, notes
         person.page.click("[data-action=rematch]")
         person.page.wait_for_selector("[data-over]", state="detached")
         person.page.wait_for_selector(".hand .card")
@@ -483,7 +571,7 @@ def test_a_rematch_clears_the_last_matchs_moves_even_when_its_event_is_missed(se
         since = [e for e in room.kept() if e.n > resynced and e.event["kind"] in ACTED]
         person.page.click("[data-action=history]")
         person.page.wait_for_selector("[role=dialog]")
-        shown = person.page.locator("ol.log li").count()
+        shown = person.page.locator("ol.log li:not(.note)").count()
         assert shown == len(since), f"{shown} moves listed, {len(since)} made in this match"
         _no_console_errors(person)
     finally:
@@ -598,7 +686,9 @@ def test_a_reload_keeps_the_seat_and_the_hand(server: Running, browser: Any) -> 
         since = _room_of(server, person).n
         person.page.keyboard.press("1")
         person.page.wait_for_selector(".hand .card.selected[data-index='0']")
-        assert person.page.inner_text("[data-action=discard]").endswith("of " + _english_suit(first))
+        assert (person.page.get_attribute("[data-action=discard]", "aria-label") or "").endswith(
+            "of " + _english_suit(first)
+        )
         person.page.keyboard.press("Enter")
         assert _next_action(server, person, since) == f"discard {first}"
         _no_console_errors(person)
@@ -714,8 +804,9 @@ def test_the_creator_removes_a_player(server: Running, browser: Any) -> None:
 
 
 def _drag(person: Person, source: str, target: str) -> None:
-    """Drag with the mouse from the middle of one element to the middle of another."""
+    """Drag with the mouse from the middle of one element to the middle of another (once no card moves)."""
     page = person.page
+    page.wait_for_function(NO_MOTION)
     start, end = page.locator(source).bounding_box(), page.locator(target).bounding_box()
     assert start is not None and end is not None
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
@@ -772,6 +863,7 @@ def test_the_lobby_lists_public_rooms_live_and_chats(server: Running, browser: A
         ana.page.fill("input[name=chat]", "¿alguien juega?")
         ana.page.press("input[name=chat]", "Enter")
         bea.page.wait_for_selector(".chat li:has-text('¿alguien juega?')")
+        bea.page.check("input[name=public]")  # a room for friends is private unless listed
         bea.page.click("[data-action=create]")
         link = bea.page.wait_for_selector("input[name=invite]").input_value()
         code = link.rsplit("/", 1)[1]
@@ -848,7 +940,7 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
                 ana.page.wait_for_timeout(50)
                 continue
             drawn, cards, received = watcher.page.evaluate(
-                "() => [document.querySelector('.status')?.dataset.state ?? null,"
+                "() => [[...document.querySelectorAll('[data-state]')].map((e) => e.dataset.state),"
                 " [...document.querySelectorAll('[data-card]')].map((c) => c.dataset.card), window.chinchonFrames]"
             )
             told = [m for m in map(json.loads, received) if m["type"] in ("view", "event")]
@@ -856,7 +948,7 @@ def test_a_spectator_never_sees_a_hidden_card(server: Running, browser: Any) -> 
                 m["type"] == "event" and m["event"]["kind"] == "deal_started" and m["event"]["number"] >= 2
                 for m in told
             )
-            if drawn is None:
+            if not drawn:
                 continue
             # The page shows cards it was told of (each frame checked below), and no other.
             named = {str(card) for card in cards_in(told)}
@@ -972,6 +1064,632 @@ def test_a_child_that_comes_or_goes_leaves_the_elements_after_it_in_place(server
         person.close()
 
 
+# -- dealt hands: a test's own deal, not chance's ----------------------------------------------------------------
+
+
+def _deck(rules: Rules, hands: list[str], up: str, stock: str = "") -> list[Card]:
+    """A deck order that deals these hands (in playing order from the first to move), turns ``up`` face up and puts
+    ``stock`` on top of the stock; the rest of the deck follows in the rules' order."""
+    dealt = [parse_cards(hand) for hand in hands]
+    order = [dealt[seat][i] for i in range(rules.hand_size) for seat in range(len(dealt))]
+    order += parse_cards(f"{up} {stock}")
+    rest = list(rules.cards())
+    for card in order:
+        rest.remove(card)
+    return order + rest
+
+
+def _deal_next_matches(
+    monkeypatch: pytest.MonkeyPatch, deck: list[Card], first: int = 0, scores: list[int] | None = None
+) -> None:
+    """The server (in this process) deals the first deal of the matches it starts from ``deck``, ``first`` moving
+    first and ``scores`` the starting totals; later deals come from the match's seeded shuffle."""
+
+    def dealt(names: list[str], rules: Rules, seed: int | None = None) -> Match:
+        return Match(names, rules, seed=seed, decks=[deck], first=first, scores=scores)
+
+    monkeypatch.setattr(rooms, "Match", dealt)
+
+
+def _seat_actions(room: Any, seat: int, since: int, count: int) -> list[str]:
+    """The texts of the first ``count`` actions of a seat after event ``since``, once the server has them."""
+    deadline = time.monotonic() + MATCH_SECONDS
+    while len(done := [_told(e.event) for e in room.kept(since) if acted(e.message(None, "en"), seat)]) < count:
+        assert time.monotonic() < deadline, f"the seat's moves never reached the server: {done}"
+        time.sleep(0.05)
+    return done[:count]
+
+
+def _told(event: dict[str, Any]) -> str:
+    """An action's text as an event tells it, a close's and a show's melds with it (``close [3♥ 4♥ 5♥]``)."""
+    text = action_text(event)
+    if event["kind"] in ("closed", "showed"):
+        text = " ".join([text, *("[" + " ".join(meld) + "]" for meld in event["melds"])])
+    return text
+
+
+def _two_people(
+    browser: Any,
+    server: Running,
+    viewports: tuple[dict[str, int], dict[str, int]],
+    newcomers: bool = False,
+    **form: str,
+) -> tuple[Person, Person, Any]:
+    """Ana makes a room with the form's choices, Bea takes its second seat, Ana starts: (Ana, Bea, the room)."""
+    ana = Person(browser, server.base, viewports[0], newcomer=newcomers)
+    bea = Person(browser, server.base, viewports[1], newcomer=newcomers)
+    link = _create_room(ana, "Ana", seats="2", **form)
+    _take_seat(bea, link, "Bea")
+    ana.page.wait_for_selector(".seats li:has-text('Bea')")
+    ana.page.click("[data-action=start]")
+    ana.page.wait_for_selector(".hand .card")
+    bea.page.wait_for_selector(".hand .card")
+    return ana, bea, server.manager.rooms[link.rsplit("/", 1)[1]]
+
+
+SUITS = re.compile("[♦♥♠♣]")
+# Ana (seat 0, first to move) holds a run and a set and draws the card that lets her close (the 2 of swords, or the
+# ace of swords face down); Bea holds three cards that lay off on Ana's melds and nothing that melds.
+ANA_CLOSES = ["3♦ 4♦ 5♦ K♥ K♠ K♣ A♠", "6♦ 2♦ K♦ 7♣ 5♣ 4♥ J♥"]
+
+
+def test_a_close_and_its_showdown_between_two_people(
+    server: Running, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The close sheet scores each option; the showdown names cards as the Spanish deck draws them, suggests and lays
+    off all, and fits a desktop's screen; the deal's results stay in front of the next deal until each continues."""
+    _deal_next_matches(monkeypatch, _deck(Rules(), ANA_CLOSES, up="7♥", stock="2♠"))
+    ana, bea, room = _two_people(browser, server, (DESKTOP, DESKTOP), preset="fournier")
+    try:
+        ana.page.wait_for_selector("[data-action=draw-stock].live")
+        ana._act("[data-action=draw-stock]")
+        ana.page.click("[data-action=close]")
+        ana.page.wait_for_selector("[data-action=close-option]")
+        options = ana.page.eval_on_selector_all(
+            "[data-action=close-option]",
+            "(all) => all.map((o) => [o.dataset.points, o.querySelector('.loose-cards').dataset.loose, o.className])",
+        )
+        # Each close says what it leaves loose and scores: the ace of swords loose (1 point) first, as suggested.
+        assert [option[:2] for option in options] == [["1", "A♠"], ["2", "2♠"]], options
+        assert "suggested" in options[0][2]
+        ana.page.click("[data-action=keep-playing]")
+        ana.page.wait_for_selector("[data-action=close-option]", state="detached")
+        assert ana.visible("[data-action=close]") and ana.page.get_attribute(".status", "data-mine") == "1"
+        since = room.n
+        for person in (ana, bea):
+            person.page.evaluate(f"() => {{ {MOVES} }}")
+        ana.page.click("[data-action=close]")
+        ana.page.click("[data-action=close-option] >> nth=0")
+        # The close's public text leaves the face-down card out: the scores say which close it was (below).
+        assert _seat_actions(room, 0, since, 1)[0].startswith("close [")
+
+        # Bea reads Ana's close with the deck's suits, never the French ♦ ♥ ♠ ♣, each card named for a screen reader.
+        # (Bea has no melds to show: the engine shows her hand; her decisions are the lay-offs.)
+        bea.page.wait_for_selector("[data-action=layoff]")
+        bea.page.wait_for_selector(".moves li:has-text('Ana closed')")
+        closed = bea.page.eval_on_selector_all(".moves li:last-child .ctext", "(all) => all.map((c) => c.dataset.card)")
+        assert sorted(closed) == sorted(["3♦", "4♦", "5♦", "K♥", "K♠", "K♣"])
+        # The melds went down on the table: from Ana's hand on her page, from her seat on Bea's.
+        for person in (ana, bea):
+            moved = person.page.evaluate("window.chinchonMoves")
+            down = sorted(m["card"] for m in moved if not m["hand"] and m["running"] and m["id"] == "motion")
+            assert down == sorted(closed), moved
+        assert "king of cups" in bea.page.eval_on_selector_all(
+            ".moves .ctext", "(all) => all.map((c) => c.getAttribute('aria-label')).join()"
+        )
+        since = room.n
+        text = bea.page.inner_text("main")
+        assert not SUITS.search(text), text
+        offered = bea.page.eval_on_selector_all(
+            "[data-action=layoff] .ctext", "(all) => all.map((c) => c.dataset.card)"
+        )
+        assert sorted(offered) == ["2♦", "6♦", "K♦"]
+        # On a desktop the showdown fits the screen: nothing to scroll to.
+        assert bea.page.evaluate("document.documentElement.scrollHeight <= innerHeight"), bea.page.evaluate(
+            "[document.documentElement.scrollHeight, innerHeight]"
+        )
+        bea.page.click("[data-action=suggest]")
+        bea.page.wait_for_selector("[data-action=layoff].suggested")
+        assert bea.page.eval_on_selector("[data-action=layoff].suggested .ctext", "(c) => c.dataset.card") == "K♦"
+        bea.page.click("[data-action=layoff-all]")
+        done = _seat_actions(room, 1, since, 3)
+        assert [move.split()[:2] for move in done] == [["layoff", "K♦"], ["layoff", "6♦"], ["layoff", "2♦"]], done
+        # With nothing left to lay off the deal ends by itself, or Bea passes.
+        bea.page.wait_for_selector(".sheet.result, .table:not(:has([data-action=layoff])) [data-action=pass]")
+        if not bea.visible(".sheet.result"):
+            bea._act("[data-action=pass]")
+
+        # The deal's results stay in front: whoever moves first in the next deal continues and draws; the other's
+        # page keeps the results and the last deal's table until it continues, then shows that draw.
+        for person in (ana, bea):
+            person.page.wait_for_selector(".sheet.result [data-action=continue]")
+        # Ana kept the ace of swords loose (1 point); Bea laid off three cards and kept 7♣ 5♣ 4♥ J♥ (24 points).
+        assert room.match is not None and len(room.match.deals) == 2 and room.match.scores == [1, 24]
+        mover, other = (ana, bea) if room.match.to_move == 0 else (bea, ana)
+        mover.page.click("[data-action=continue]")
+        mover.page.wait_for_selector(".status[data-mine='1']")
+        mover._act("[data-action=draw-stock]")
+        held = room.n
+        assert other.visible(".sheet.result") and other.page.inner_text(".deal-no") == "Deal 1"
+        assert other.state() < held
+        other.page.click("[data-action=continue]")
+        other.page.wait_for_selector(".sheet.result", state="detached")
+        other.page.wait_for_function(f"() => Number(document.querySelector('.status').dataset.state) === {held}")
+        assert other.page.inner_text(".deal-no") == "Deal 2"
+        name = "Ana" if mover is ana else "Bea"
+        assert other.page.inner_text(".moves li:last-child") == f"{name} drew from the stock"
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
+def test_a_player_over_the_limit_is_asked_to_re_enter_not_told_the_match_is_over(
+    server: Running, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = Rules.preset("clasico", limit=50)
+    # Bea moves first and closes at once; Ana, at 50, holds only loose cards, none of which lays off: she goes over.
+    deck = _deck(rules, ["3♦ 4♦ 5♦ K♥ K♠ K♣ A♠", "7♣ 5♣ 4♥ J♥ 9♠ 2♥ 8♦"], up="6♥", stock="2♠")
+    _deal_next_matches(monkeypatch, deck, first=1, scores=[50, 0])
+    ana, bea, room = _two_people(browser, server, (PHONE, DESKTOP), preset="clasico", limit="50")
+    try:
+        has_options(room.rules, {"limit": 50, "reentry": "once"})
+        bea.page.wait_for_selector("[data-action=draw-stock].live")
+        bea._act("[data-action=draw-stock]")
+        bea.page.click("[data-action=close]")
+        bea.page.click("[data-action=close-option] >> nth=0")
+        deadline = time.monotonic() + MATCH_SECONDS
+        while not (ana.visible("[data-action=reenter-yes]") or ana.visible("[data-over]")):
+            assert time.monotonic() < deadline, "Ana was never asked"
+            for choice in ("show", "pass"):
+                if ana.visible(f"[data-action={choice}]"):
+                    ana._act(f"[data-action={choice}]")
+            ana.page.wait_for_timeout(50)
+        assert room.status == "playing" and room.match is not None and room.match.legal_actions()
+        assert not ana.visible("[data-over]"), "the page said the match is over while it waits for Ana"
+        assert ana.visible("[data-action=reenter-no]") and not ana.visible("[data-action=rematch]")
+        since = room.n
+        ana.page.click("[data-action=reenter-yes]")
+        assert _seat_actions(room, 0, since, 1) == ["reenter yes"]
+        ana.page.wait_for_selector("[data-reentry]", state="detached")
+        ana.page.wait_for_function("() => document.querySelector('.deal-no')?.textContent === 'Deal 2'")
+        assert not ana.visible("[data-over]")
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
+def test_cards_are_drawn_left_to_right_in_arabic(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, PHONE, "ar")
+    try:
+        _play_now(person, "Ana", bot_level="beginner")
+        assert person.page.get_attribute("html", "dir") == "rtl"
+        cards = person.page.evaluate(
+            """() => [...document.querySelectorAll('.hand .card')].map((c) => {
+              const box = c.querySelector('svg').getBoundingClientRect();
+              return { index: Number(c.dataset.index), box: [box.left, box.right, box.top, box.bottom],
+                       corners: [...c.querySelectorAll('text')].map((t) => { const r = t.getBoundingClientRect();
+                         return [r.left, r.right, r.top, r.bottom]; }) };
+            })"""
+        )
+        assert len(cards) >= 7
+        for card in cards:
+            left, right, top, bottom = card["box"]
+            assert len(card["corners"]) == 2, card
+            for c_left, c_right, c_top, c_bottom in card["corners"]:
+                # Each corner's rank is inside its card (right to left it was drawn off the card's edge and cut).
+                assert (
+                    left - 0.5 <= c_left and c_right <= right + 0.5 and top - 0.5 <= c_top and c_bottom <= bottom + 0.5
+                ), card
+        # The hand reads left to right: its first card is the leftmost.
+        lefts = [card["box"][0] for card in sorted(cards, key=lambda c: c["index"])]
+        assert lefts == sorted(lefts), lefts
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_the_chart_has_axes_a_named_limit_a_legend_and_room_below_zero(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, DESKTOP)
+    try:
+        person.open("/")
+        person.page.wait_for_selector("[data-action=play-now]")
+        # Ana closed with every card matched (−10), then lost some; Bea went up.
+        drawn = person.page.evaluate(
+            """async () => {
+              const { chart } = await import("/static/table.js");
+              const { patch } = await import("/static/dom.js");
+              const s = { dealTotals: [[0, 0], [-10, 7], [-3, 30]],
+                          view: { rules: { limit: 50 }, seats: [{ seat: 0, name: "Ana" }, { seat: 1, name: "Bea" }] } };
+              const box = document.createElement("div");
+              document.body.appendChild(box);
+              patch(box, chart(s), null);
+              const view = box.querySelector("svg").viewBox.baseVal;
+              return {
+                view: [view.x, view.y, view.width, view.height],
+                points: [...box.querySelectorAll("polyline")].flatMap((l) => [...l.points].map((p) => [p.x, p.y])),
+                ticks: [...box.querySelectorAll(".tick text")].map((t) => Number(t.textContent)),
+                grid: [...box.querySelectorAll(".tick line")].map((l) => l.y1.baseVal.value),
+                deals: [...box.querySelectorAll("text.deal")].map((t) => t.textContent),
+                limit: box.querySelector(".limit-label").textContent,
+                legend: [...box.querySelectorAll(".legend li")].map((l) => l.textContent),
+              };
+            }"""
+        )
+        x, _y, width, _height = drawn["view"]
+        assert len(drawn["points"]) == 6
+        # Every total is drawn within the chart's axes: between its lowest and its highest marked value.
+        for px, py in drawn["points"]:
+            assert x <= px <= x + width and min(drawn["grid"]) <= py <= max(drawn["grid"]), drawn
+        assert min(drawn["ticks"]) < 0 <= max(drawn["ticks"]) and max(drawn["ticks"]) >= 50
+        assert drawn["deals"] == ["0", "1", "2"]
+        assert drawn["limit"] == "limit 50" and drawn["legend"] == ["Ana", "Bea"]
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_a_first_match_teaches_one_rule_at_a_time_and_remembers_it(
+    server: Running, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _deal_next_matches(monkeypatch, _deck(Rules(), ANA_CLOSES, up="7♥", stock="2♠"))
+    ana, bea, room = _two_people(browser, server, (DESKTOP, PHONE), newcomers=True, preset="fournier")
+    try:
+
+        def learns(person: Person, tip: str) -> str:
+            """The person sees this tip, alone, and says "Got it"; its words."""
+            person.page.wait_for_selector(f"[data-tip={tip}]")
+            assert person.page.locator("[data-tip]").count() == 1
+            words = str(person.page.inner_text(f"[data-tip={tip}] p"))
+            person.page.click(f"[data-tip={tip}] [data-action=tip-seen]")
+            person.page.wait_for_selector(f"[data-tip={tip}]", state="detached")
+            return words
+
+        # Ana's first turn: the draw, then (her hand holds a run and a set) what a meld is.
+        assert "stock" in learns(ana, "draw")
+        learns(ana, "meld")
+        assert not ana.visible("[data-tip]")
+        ana._act("[data-action=draw-stock]")
+        # With the 2 of swords she may close: the close limit of the room's rules, as it comes up.
+        assert f"{room.rules.close_limit} points" in learns(ana, "close")
+        # The next (what a discard is) she has no need of: "No more tips" turns them all off.
+        ana.page.wait_for_selector("[data-tip=discard]")
+        ana.page.click("[data-action=tips-off]")
+        ana.page.wait_for_selector("[data-tip]", state="detached")
+        assert ana.page.evaluate("localStorage.getItem('chinchon.tipsOff')") == "true"
+        ana.page.click("[data-action=close]")
+        ana.page.click("[data-action=close-option] >> nth=0")
+        # Bea meets the showdown, then lay-offs.
+        assert "Ana closed" in learns(bea, "showdown")
+        assert "Lay off" in learns(bea, "layoff")
+        # Seen once, a tip does not come back: not after a reload either.
+        bea.page.reload()
+        bea.page.wait_for_selector("[data-action=layoff]")
+        assert not bea.visible("[data-tip]")
+        seen = json.loads(bea.page.evaluate("localStorage.getItem('chinchon.tipsSeen')"))
+        assert seen == ["showdown", "layoff"], seen
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
+LOCALES = [("en-US", "en"), ("es-ES", "es"), ("pt-BR", "pt"), ("fr-FR", "fr"), ("pl-PL", "pl"), ("ar", "ar")]
+
+
+@pytest.mark.parametrize(("locale", "lang"), LOCALES)
+def test_how_to_play_in_every_language(server: Running, browser: Any, locale: str, lang: str) -> None:
+    person = Person(browser, server.base, PHONE, locale)
+    try:
+        person.open("/")
+        person.page.click("[data-action=rules]")
+        person.page.wait_for_selector(".how .rule")
+        person.page.select_option("select[name=rules_preset]", "clasico")
+        rules = Rules.preset("clasico")
+        # The engine's words for these rules, in the page's language (suits drawn as icons, so left out here).
+        expected = [" ".join(SUITS.sub("", text).split()) for text in rules_paragraphs(rules, lang)]
+        person.page.wait_for_function(
+            "(first) => document.querySelector('.how .rule')?.textContent.split(/\\s+/).join(' ').trim() === first",
+            arg=expected[0],
+        )
+        shown = person.page.eval_on_selector_all(".how .rule", "(all) => all.map((p) => p.textContent)")
+        assert [" ".join(text.split()) for text in shown] == expected
+        # The values of one suit's cards in these rules, the close limit and the points limit.
+        values = person.page.eval_on_selector_all(
+            ".values li",
+            "(all) => all.map((l) => [l.querySelector('.card').dataset.card,"
+            " Number(l.querySelector('.value').textContent)])",
+        )
+        coins = [card for card in rules.cards() if str(card).endswith("♦")]
+        assert values == [[str(card), rules.value(card)] for card in coins]
+        assert person.page.get_attribute("[data-close-limit]", "data-close-limit") == str(rules.close_limit)
+        assert person.page.get_attribute("[data-limit]", "data-limit") == str(rules.limit)
+        assert person.page.locator(".how .keys tr").count() == 11
+        assert person.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_play_now_asks_and_keeps_the_choices_and_a_name_missing_is_said_by_its_field(
+    server: Running, browser: Any
+) -> None:
+    person = Person(browser, server.base, DESKTOP)
+    try:
+        person.open("/")
+        person.page.click("[data-action=play-now]")
+        error = person.page.wait_for_selector(".field.invalid .field-error")
+        assert error is not None and error.inner_text() == "Give your name first."
+        assert person.page.evaluate("document.activeElement.name") == "name"
+        assert not person.visible(".toast")
+        person.page.fill("input[name=name]", "Ana")
+        person.page.wait_for_selector(".field-error", state="detached")
+        _play_now(person, "Ana", seats="3", bot_level="beginner", preset="clasico")
+        room = _room_of(server, person)
+        assert (len(room.seats), room.bot_level, room.preset, room.public) == (3, "beginner", "clasico", False)
+        person.page.click(".brand")
+        person.page.wait_for_selector("[data-action=play-now]")
+        kept = [person.page.input_value(f"select[name={name}]") for name in ("opponents", "play_level", "play_preset")]
+        assert kept == ["2", "beginner", "clasico"]
+        # A room for friends is private unless its creator lists it.
+        assert not person.page.is_checked("input[name=public]")
+        code = _create_room(person, "Ana").rsplit("/", 1)[1]
+        assert server.manager.rooms[code].public is False
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_the_invite_page_shows_the_rooms_rules_before_one_sits_down(server: Running, browser: Any) -> None:
+    ana = Person(browser, server.base, DESKTOP)
+    bea = Person(browser, server.base, PHONE)
+    try:
+        link = _create_room(ana, "Ana", seats="3", preset="clasico", limit="50", turn="60")
+        bea.page.goto(link)
+        bea.page.wait_for_selector(".room-info[data-rules='1']")
+        said = bea.page.inner_text(".room-info")
+        for words in ("Classic", "limit 50", "close with 5 points or less", "60 s a turn", "1/3 seats", "Ana"):
+            assert words in said, (words, said)
+        bea.page.click("[data-action=help]")
+        bea.page.wait_for_selector(".sheet.help [data-limit='50']")
+        bea.page.keyboard.press("Escape")
+        bea.page.wait_for_selector(".sheet.help", state="detached")
+        bea.page.fill("input[name=name]", "Bea")
+        bea.page.click("[data-action=take-seat]")
+        ana.page.wait_for_selector(".seats li:has-text('Bea')")
+        _no_console_errors(ana, bea)
+    finally:
+        ana.close()
+        bea.close()
+
+
+def _controls_fit(person: Person) -> list[str]:
+    """What is wrong with the table's controls on the screen: a control cut, off the screen or on two lines, the
+    bar's controls on two rows."""
+    problems: list[str] = person.page.evaluate(
+        """() => {
+          const out = [];
+          const width = innerWidth;
+          for (const b of document.querySelectorAll('main.table button, .top button, .top select, .top a')) {
+            const r = b.getBoundingClientRect();
+            if (!r.width || b.closest('.sheet') || b.matches('.card, .pile-button')) continue;
+            const name = b.dataset.action || b.textContent.trim().slice(0, 20);
+            if (r.left < -0.5 || r.right > width + 0.5) out.push(`${name} off the screen`);
+            if (b.scrollWidth > b.clientWidth + 1) out.push(`${name} cut`);
+            if (r.height > 50) out.push(`${name} on two lines (${r.height} px)`);
+          }
+          const tops = [...document.querySelectorAll('.table-bar > *')].filter((e) => e.getBoundingClientRect().width)
+            .map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2));
+          if (Math.max(...tops) - Math.min(...tops) > 4) out.push(`the bar on two rows: ${tops}`);
+          if (document.documentElement.scrollWidth > width) out.push('the page scrolls sideways');
+          return out;
+        }"""
+    )
+    return problems
+
+
+def test_the_table_fits_a_small_phone_in_every_language(
+    server: Running, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 360 px no control of the table wraps or is cut, "Leave" beside "Last deal"; the dealer is named in the
+    page's language; the keys show on "?", the room's rules from the table."""
+    _deal_next_matches(monkeypatch, _deck(Rules(), ANA_CLOSES, up="7♥", stock="2♠"))
+    _keep_options(person := Person(browser, server.base, PHONE), {"limit": 50})
+    try:
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
+        room = _room_of(server, person)
+        has_options(room.rules, {"limit": 50})
+        translations = {
+            lang: json.loads(urllib.request.urlopen(f"{server.base}/api/i18n/{lang}").read()) for _, lang in LOCALES
+        }
+        # Ana deals first: the bot is the dealer.
+        for _, lang in LOCALES:
+            person.page.select_option("header select", lang)
+            person.page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+            assert person.page.inner_text("[data-dealer]") == translations[lang]["dealer"]
+            assert _controls_fit(person) == [], lang
+        person.page.select_option("header select", "en")
+        person.page.keyboard.press("?")
+        person.page.wait_for_selector(".keys-sheet .keys tr")
+        assert person.page.locator(".keys-sheet .keys tr").count() == 11
+        person.page.keyboard.press("Escape")
+        person.page.wait_for_selector(".keys-sheet", state="detached")
+        person.page.click("[data-action=help]")
+        person.page.wait_for_selector(".sheet.help [data-limit='50']")
+        person.page.keyboard.press("Escape")
+        # Ana closes the first deal; in the next, "Last deal" and "Leave" share the bar with the rest.
+        person._act("[data-action=draw-stock]")
+        person.page.click("[data-action=close]")
+        person.page.click("[data-action=close-option] >> nth=0")
+        deadline = time.monotonic() + MATCH_SECONDS
+        while not person.visible("[data-action=last-deal]"):
+            assert time.monotonic() < deadline, "the first deal did not end"
+            if person.visible("[data-action=continue]"):
+                person._click("[data-action=continue]")
+            person.page.wait_for_timeout(50)
+        _a_persons_turn(person)
+        for _, lang in LOCALES:
+            person.page.select_option("header select", lang)
+            person.page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+            assert _controls_fit(person) == [], lang
+            bar = person.page.evaluate(
+                "['last-deal', 'leave']"
+                ".map((a) => document.querySelector(`[data-action=${a}]`).getBoundingClientRect().top)"
+            )
+            assert bar[0] == bar[1], (lang, bar)
+            _hand_fits(person, PHONE["width"])
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+# Records, in the page, when each line of the last moves first shows (those on the table already, at 0).
+WATCH_MOVES = """
+(() => {
+  window.chinchonShown = [...document.querySelectorAll('.moves li')]
+    .map((li) => [li.dataset.key + li.textContent, 0, li.textContent]);
+  new MutationObserver(() => {
+    for (const li of document.querySelectorAll('.moves li')) {
+      const text = li.textContent;
+      const key = li.dataset.key + text;
+      if (!window.chinchonShown.some(([k]) => k === key)) window.chinchonShown.push([key, Date.now(), text]);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+})();
+"""
+
+
+def test_the_bots_moves_come_at_the_chosen_pace_and_the_last_ones_stay_readable(
+    server: Running, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ana moves first, and nobody may close in the first round: after her discard both bots draw and discard.
+    _deal_next_matches(monkeypatch, list(Rules().cards()), first=0)
+    person = Person(browser, server.base, DESKTOP)
+    try:
+        _keep_options(person, FIRST_ROUND_OPEN)
+        person.page.evaluate("localStorage.setItem('chinchon.pace', JSON.stringify('slow'))")
+        _play_now(person, "Ana", bot_level="beginner", seats="3")
+        _a_persons_turn(person)
+        person._act("[data-action=draw-stock]")
+        person.page.evaluate(WATCH_MOVES)
+        person.step()  # the discard: the two bots play next, four moves (the server plays them at once)
+        person.page.wait_for_function(
+            "() => window.chinchonShown.filter(([, at, t]) => at && t.startsWith('Bot')).length >= 4",
+            timeout=MATCH_SECONDS * 1000,
+        )
+        shown = [
+            (at, text)
+            for _key, at, text in person.page.evaluate("window.chinchonShown")
+            if at and text.startswith("Bot")
+        ]
+        gaps = [later - earlier for (earlier, _), (later, _) in itertools.pairwise(shown)][:3]
+        # "slowly" is 1.5 s between two of the bots' moves (a timer may fire a little early).
+        assert all(gap >= 1450 for gap in gaps), shown
+        # The last three of the others' moves stay on the table.
+        assert person.page.locator(".moves li").count() == 3
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_the_page_says_times_up_when_the_timer_plays_for_the_player(server: Running, browser: Any) -> None:
+    person = Person(browser, server.base, PHONE)
+    try:
+        person.open("/")
+        person.page.evaluate(
+            "(play) => localStorage.setItem('chinchon.play', play)",
+            json.dumps({"turn": "5", "options": FIRST_ROUND_OPEN}),
+        )
+        _play_now(person, "Ana", bot_level="beginner", seats="2")
+        room = _room_of(server, person)
+        assert room.turn_seconds == 5
+        _a_persons_turn(person)
+        since = room.n
+        # Ana does nothing: after 5 s her seat's bot draws for her, and the page says why.
+        person.page.wait_for_selector(".moves li.note", timeout=30_000)
+        assert person.page.inner_text(".moves li.note") == "Time's up: a bot played your turn."
+        assert _seat_actions(room, 0, since, 1)[0].startswith("draw")
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
+def test_a_new_stock_is_said_when_the_discard_pile_is_shuffled_into_it(server: Running, browser: Any) -> None:
+    """Two players (this test's clients) draw from the stock and discard until it runs out; the page watching says
+    the discard pile became the new stock."""
+    watcher = Person(browser, server.base, DESKTOP)
+    codes: queue.Queue[str] = queue.Queue()
+    watching = threading.Event()
+    failures: list[BaseException] = []
+
+    async def play() -> None:
+        created = await client.create_room(server.base, name="Ana", seats=2, public=False)
+        joined = await client.join_room(server.base, created["code"], "Bea")
+        players = [client.Client(server.ws), client.Client(server.ws)]
+        for player, seat in zip(players, (created, joined), strict=True):
+            await player.connect(room=created["code"], token=seat["token"])
+        try:
+            await start_match(players[0])
+            codes.put(created["code"])
+            await asyncio.to_thread(watching.wait, 60)
+            rebuilt = False
+            while not rebuilt:
+                for player in players:
+                    if not player.my_turn():
+                        continue
+                    assert player.view is not None
+                    legal = player.view["game"]["legal_actions"]
+                    stock = player.view["game"]["stock_size"]
+                    move = "draw stock" if "draw stock" in legal else next(a for a in legal if a.startswith("discard"))
+                    answer = await player.act(move)
+                    if answer["type"] == "error":
+                        await asyncio.sleep(1)
+                        continue
+                    made = int(answer["state"])
+
+                    view = await player.wait_state(made)
+                    rebuilt = move == "draw stock" and view["game"]["stock_size"] > stock
+                    if rebuilt:
+                        break
+                await asyncio.sleep(0.01)
+        finally:
+            for player in players:
+                await player.close()
+
+    def run() -> None:
+        try:
+            asyncio.run(play())
+        except BaseException as error:  # the test reports it
+            failures.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        code = codes.get(timeout=60)
+        watcher.open(f"/#/room/{code}")
+        watcher.page.click("[data-action=watch]")
+        watcher.page.wait_for_selector(".opponent")
+        watching.set()
+        watcher.page.wait_for_selector(".moves li.note", timeout=MATCH_SECONDS * 1000)
+        assert "new stock" in watcher.page.inner_text(".moves li.note")
+        thread.join(60)
+        assert not failures, failures
+        _no_console_errors(watcher)
+    finally:
+        watching.set()
+        watcher.close()
+
+
+def test_the_page_stays_under_200_kb(server: Running) -> None:
+    static = Path(__file__).resolve().parent.parent / "chinchon/server/static"
+    total = 0
+    for url in ["/", *(f"/static/{path.name}" for path in static.iterdir() if path.is_file())]:
+        with urllib.request.urlopen(server.base + url, timeout=30) as response:
+            total += len(response.read())
+    assert total < 200_000, total
+
+
 CSP_WATCH = """
 window.cspViolations = [];
 document.addEventListener("securitypolicyviolation", (e) => {
@@ -1061,3 +1779,78 @@ def test_every_screen_keeps_to_the_content_security_policy(server: Running, brow
     finally:
         for person in (ana, bea, watcher):
             person.close()
+
+
+# Every animation the page starts, with the element it moves: its card, whether in the hand, whether it runs then.
+MOVES = """
+window.chinchonMoves = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (keyframes, options) {
+  const animation = animate.call(this, keyframes, options);
+  window.chinchonMoves.push({ card: this.dataset.card ?? null, hand: Boolean(this.closest(".hand")),
+    ghost: this.classList.contains("ghost"), running: this.getAnimations().includes(animation), id: animation.id });
+  return animation;
+};
+"""
+
+
+def test_cards_move_with_the_events_and_stay_still_with_reduced_motion(
+    server: Running, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deal, a draw from the stock, a discard and the bot's moves move cards on a page with normal motion, and
+    nothing moves with reduced motion; once the moves end, both pages show the same table, card for card and place
+    for place."""
+    hand, bot = ANA_CLOSES
+    _deal_next_matches(monkeypatch, _deck(Rules(), [hand, bot], up="7♥", stock="2♠"))
+    moving = Person(browser, server.base, DESKTOP)
+    still = Person(browser, server.base, DESKTOP, reduced_motion="reduce")
+    try:
+        for person in (moving, still):
+            person.page.add_init_script(MOVES)
+            # The bot's moves one at a time (the bots of the tests' server play at once).
+            person.page.add_init_script("localStorage.setItem('chinchon.pace', '\"normal\"')")
+            _play_now(person, "Ana", bot_level="beginner")
+            person.page.wait_for_selector("[data-action=draw-stock].live")
+        dealt = moving.page.evaluate("window.chinchonMoves")
+        # Each card of the hand came from the stock, one after the other.
+        assert sorted(m["card"] for m in dealt if m["hand"]) == sorted(hand.split()), dealt
+        assert all(m["running"] and m["id"] == "motion" for m in dealt), dealt
+        for person in (moving, still):
+            person.page.wait_for_function(NO_MOTION)
+            person.page.evaluate("window.chinchonMoves = []")
+            person._act("[data-action=draw-stock]")
+            person.page.wait_for_function("() => document.querySelectorAll('.hand .card').length === 8")
+        drawn = moving.page.evaluate("window.chinchonMoves")
+        assert [m for m in drawn if m["card"] == "2♠" and m["hand"]] == [
+            {"card": "2♠", "hand": True, "ghost": False, "running": True, "id": "motion"}
+        ], drawn
+        # The discard goes onto the pile; the bot's draw crosses the table to its seat; its discard lands on the pile.
+        for person in (moving, still):
+            person.page.wait_for_function(NO_MOTION)
+            person.page.evaluate("window.chinchonMoves = []")
+            person._click(".hand .card[data-card='A♠']")
+            person._act("[data-action=discard]")
+            person.page.wait_for_selector("[data-action=draw-stock].live")
+        played = moving.page.evaluate("window.chinchonMoves")
+        assert {"card": "A♠", "hand": False, "ghost": False, "running": True, "id": "motion"} in played, played
+        assert any(m["ghost"] and m["running"] for m in played), played
+        bot_discard = _seat_actions(_room_of(server, moving), 1, 0, 2)[1].split()[1]
+        assert any(m["card"] == bot_discard and not m["hand"] and m["running"] for m in played), (bot_discard, played)
+        assert still.page.evaluate("window.chinchonMoves") == []
+        assert not still.page.evaluate("document.getAnimations().some((a) => a.id === 'motion')")
+
+        def table(person: Person) -> Any:
+            person.page.wait_for_function(NO_MOTION)
+            return person.page.evaluate(
+                """() => [...document.querySelectorAll('.table [data-card]')].map((c) => {
+                  const box = c.getBoundingClientRect();
+                  return [c.dataset.card, Math.round(box.x), Math.round(box.y), getComputedStyle(c).transform];
+                })"""
+            )
+
+        after = table(moving)
+        assert after == table(still) and "2♠" in [c[0] for c in after], after
+        _no_console_errors(moving, still)
+    finally:
+        moving.close()
+        still.close()

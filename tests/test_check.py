@@ -13,7 +13,10 @@ from chinchon.cards import JOKER, Card, parse_cards
 from chinchon.deal import Deal, stack_deck
 from chinchon.match import Match
 from chinchon.observation import Phase
+from chinchon.record import replay
 from chinchon.rules import Rules
+from tests.test_wild_layouts import CLOSER, OTHER, c, closing_deal
+from tests.test_wild_layouts import RULES as WILD
 
 RULES = [
     Rules(),
@@ -150,3 +153,41 @@ def test_check_says_why(rules: Rules, action: Action, reason: str) -> None:
         deal.check(action)
     with pytest.raises(IllegalAction, match=reason):
         deal.apply(action)
+
+
+# -- seats and meld indices are whole numbers ------------------------------------------------------------------
+
+
+def test_a_bool_or_a_float_is_no_meld_index_and_no_seat() -> None:
+    deal = closing_deal()
+    deal.apply(Close(c("K♣"), (tuple(parse_cards("2♥ 3♥ 🃏")), tuple(parse_cards("7♦ 7♠ 7♣")))))
+    deal.apply(next(a for a in deal.legal_actions() if isinstance(a, Show)))
+    assert deal.to_move == 1 and str(deal.table[1]) == "[7♦ 7♠ 7♣]"
+    for bad in (LayOff(c("7♥"), True), LayOff(c("7♥"), 1.0)):  # type: ignore[arg-type]  # the float
+        assert not deal.is_legal(bad)
+        with pytest.raises(IllegalAction, match="there is no meld"):
+            deal.apply(bad)
+    for seat in (True, 1.0):
+        with pytest.raises(IllegalAction, match="seat: expected a seat number"):
+            deal.apply(LayOff(c("7♥"), 1), seat=seat)  # type: ignore[arg-type]
+    deal.apply(LayOff(c("7♥"), 1), seat=1)
+    assert str(deal.table[1]) == "[7♦ 7♠ 7♣ 7♥]"
+
+
+def test_a_match_refuses_a_bool_seat_and_its_record_always_replays() -> None:
+    deck = stack_deck(WILD, [parse_cards(CLOSER), parse_cards(OTHER)], discard=c("2♣"), stock=[c("K♣")])
+    match = Match(2, WILD, seed=1, first=0, decks=[deck])
+    for seat in (False, 0.0):
+        with pytest.raises(IllegalAction, match="seat: expected a seat number"):
+            match.apply(Draw("stock"), seat=seat)  # type: ignore[arg-type]
+    match.apply(Draw("stock"), seat=0)
+    match.apply(Close(c("K♣"), (tuple(parse_cards("2♥ 3♥ 🃏")), tuple(parse_cards("7♦ 7♠ 7♣")))), seat=0)
+    show = next(a for a in match.legal_actions() if isinstance(a, Show))
+    match.apply(show, seat=1)
+    with pytest.raises(IllegalAction):
+        match.apply(LayOff(c("7♥"), True))
+    match.apply(LayOff(c("7♥"), 1))
+    while match.legal_actions() and len(match.deals) == 1:
+        match.apply(Pass() if Pass() in match.legal_actions() else match.legal_actions()[0])
+    record = match.record()
+    assert replay(record).record() == record

@@ -17,7 +17,6 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
@@ -33,19 +32,13 @@ from chinchon.cli import EXIT_BAD_INPUT
 from chinchon.cli import app as cli
 from chinchon.errors import HandError
 from chinchon.files import read_text, write_temporary, write_whole
-from chinchon.i18n import set_language
 from chinchon.melds import MOST_CARDS, best_arrangement, check_hand, loose_points
 from chinchon.rules import Rules, RulesError
 from chinchon.tui import storage
 from chinchon.tui.session import Session
 from chinchon.tui.storage import Settings, StorageError, Store
 
-
-@pytest.fixture(autouse=True)
-def _english() -> Iterator[None]:
-    set_language("en")
-    yield
-    set_language("en")
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def _fifo(tmp_path: Path) -> Path:

@@ -6,7 +6,6 @@ import importlib.util
 import io
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -53,11 +52,7 @@ def template() -> Catalog:
     return extracted
 
 
-@pytest.fixture(autouse=True)
-def _english() -> Iterator[None]:
-    set_language("en")
-    yield
-    set_language("en")
+pytestmark = pytest.mark.usefixtures("english")
 
 
 _PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")

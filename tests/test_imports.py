@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 from pathlib import Path
 
 import pytest
+
+import chinchon
 
 PACKAGE = Path(__file__).resolve().parent.parent / "chinchon"
 
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
     return ".".join(parts)
 
 
@@ -29,8 +35,8 @@ def imports_of(path: Path, known: set[str]) -> set[str]:
 
 
 def graph(folders: list[Path]) -> dict[str, set[str]]:
-    """Each module of these folders (no ``__init__``) and the modules of the same folders it imports."""
-    paths = [path for folder in folders for path in sorted(folder.glob("*.py")) if path.name != "__init__.py"]
+    """Each module of these folders (a package by its ``__init__``) and the modules of the same folders it imports."""
+    paths = [path for folder in folders for path in sorted(folder.glob("*.py"))]
     known = {_module_name(path) for path in paths}
     return {_module_name(path): imports_of(path, known) - {_module_name(path)} for path in paths}
 
@@ -74,12 +80,19 @@ def test_imports_are_read_from_the_source(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "folders", [[PACKAGE], [PACKAGE, PACKAGE / "bots"]], ids=["engine and front ends", "with the bots"]
+    "folders",
+    [[PACKAGE, PACKAGE / "deal"], [PACKAGE, PACKAGE / "deal", PACKAGE / "bots"]],
+    ids=["engine and front ends", "with the bots"],
 )
 def test_no_module_imports_one_that_imports_it(folders: list[Path]) -> None:
     edges = graph(folders)
-    assert {"chinchon.deal", "chinchon.match", "chinchon.record"} <= edges.keys()
+    assert {"chinchon", "chinchon.deal", "chinchon.deal.hand", "chinchon.match", "chinchon.record"} <= edges.keys()
     assert cycle(edges) is None
+
+
+def test_a_package_is_its_init() -> None:
+    edges = graph([PACKAGE / "bots"])
+    assert "chinchon.bots" in edges and "chinchon.bots.registry" in edges["chinchon.bots"]
 
 
 def test_the_record_uses_no_private_name_of_the_match() -> None:
@@ -88,3 +101,22 @@ def test_the_record_uses_no_private_name_of_the_match() -> None:
     for node in [*ast.walk(tree), *ast.walk(tree_format)]:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("chinchon"):
             assert not [alias.name for alias in node.names if alias.name.startswith("_")], node.module
+
+
+def test_the_package_exports_the_engine() -> None:
+    modules = {
+        "chinchon.match": ["Match"],
+        "chinchon.deal": ["Deal"],
+        "chinchon.observation": ["Observation", "Phase", "DealResult", "TableMeld"],
+        "chinchon.actions": ["Draw", "Discard", "Close", "Show", "LayOff", "Pass", "ReEnter", "IllegalAction"],
+        "chinchon.melds": ["Arrangement", "best_arrangement", "closing_options"],
+    }
+    for module, names in modules.items():
+        for name in names:
+            assert getattr(chinchon, name) is getattr(importlib.import_module(module), name), name
+            assert name in chinchon.__all__
+    assert all(hasattr(chinchon, name) for name in chinchon.__all__)
+
+
+def test_the_old_single_module_is_gone() -> None:
+    assert importlib.util.find_spec("chinchon.game") is None

@@ -35,9 +35,11 @@ ENGINE = {
     "record_format",
     "rules",
     "showdown_search",
+    "solver",
     "tables",
 }
-"""The engine's modules (a package's modules by its name): pure standard library, and private among themselves."""
+"""The engine's modules (a package's modules by its name, ``deal`` for ``chinchon/deal/*``): pure standard library,
+and private among themselves."""
 
 
 def engine_files() -> list[Path]:

@@ -8,20 +8,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from chinchon.record import replay
 from chinchon.server.client import Client, create_room, join_room
 from tests.server_support import database_url, has_options, running_server
 
 EVERYONE_ACTS_TO_30 = {"options": {"limit": 30, "close_on_first_turn": False}}
 """A short match in which every seat has a turn before anyone may close."""
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database of each kind."""
-    return database_url(request.param, tmp_path)
 
 
 def test_two_people_and_a_bot_play_a_whole_match(db: str) -> None:

@@ -7,7 +7,6 @@ import asyncio
 import json
 from pathlib import Path
 
-import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
@@ -38,7 +37,6 @@ from chinchon.server.migrations import BASE, HEAD, heads
 from chinchon.server.players import Players
 from chinchon.server.rooms import Manager, ServerSettings
 from chinchon.server.store import Store, metadata
-from tests.server_support import database_url
 
 # The schema as the server made it before the migrations (store.py's tables, created by metadata.create_all).
 legacy = MetaData()
@@ -101,11 +99,6 @@ Table(
     Column("seat", Integer),
     Column("text", Text, nullable=False),
 )
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return database_url(request.param, tmp_path)
 
 
 def _differences(connection: Connection) -> list[object]:

@@ -24,6 +24,7 @@ from chinchon.rules import Rules
 from chinchon.server.client import Client, create_room, join_room
 from chinchon.server.protocol import CHAT_MAX, NAME_MAX
 from chinchon.server.views import translated
+from chinchon.tui.rules_text import rules_paragraphs
 from tests.server_support import Running, database_url, running_server
 
 T = TypeVar("T")
@@ -511,6 +512,7 @@ def test_the_lobby_lists_public_rooms_and_updates_live(server: Running) -> None:
             "taken": 1,
             "status": "waiting",
             "names": ["Bea"],
+            "turn_seconds": None,
             "rated": False,
         }
         await join_room(server.base, shown["code"], "Cai")
@@ -647,6 +649,20 @@ def test_rooms_over_http(server: Running) -> None:
             assert created.status_code == 201
             summary = (await http.get(f"/api/rooms/{created.json()['code']}")).json()
             assert summary["rules"] == Rules.preset("clasico", limit=50).to_dict() and summary["seats"] == 3
+            assert summary["turn_seconds"] == 30
+
+            # The rules in words, for "How to play": a room's preset and options, in a language.
+            words = await http.get("/api/rules/es", params=[("preset", "clasico"), ("option", "limit=50")])
+            assert words.status_code == 200
+            rules = Rules.preset("clasico", limit=50)
+            assert words.json()["rules"] == rules.to_dict()
+            assert words.json()["paragraphs"] == rules_paragraphs(rules, "es")
+            assert words.json()["values"] == {str(card): rules.value(card) for card in rules.cards()}
+            unknown = await http.get("/api/rules/es", params=[("preset", "nope")])
+            assert unknown.status_code == 400 and unknown.json()["error"]["code"] == "bad_rules"
+            assert unknown.json()["error"]["message"] == translated(
+                "es", "unknown preset {value}; known presets: {known}", value="'nope'", known=", ".join(Rules.presets())
+            )
 
             async def refused(status: int, code: str, named: str, **payload: Any) -> None:
                 reply = await create(**payload)

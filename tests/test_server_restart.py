@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from chinchon.record import replay
 from chinchon.server.client import Client, create_room, join_room
@@ -34,12 +33,6 @@ FAST = {"preset": "fournier", "options": {"close_limit": 10, "limit": 20, "reent
 WAIT = 120.0
 
 View = dict[str, Any]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database of each kind."""
-    return database_url(request.param, tmp_path)
 
 
 @dataclass

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,13 +20,7 @@ from chinchon.server.hub import Envelope, Hub
 from chinchon.server.rooms import Manager, ServerSettings
 from chinchon.server.store import EventRow, RoomRow, SeatRow, Store
 from chinchon.server.views import game_view
-from tests.server_support import database_url, running_server
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database of each kind."""
-    return database_url(request.param, tmp_path)
+from tests.server_support import running_server
 
 
 def room_row(code: str, rules: Rules) -> RoomRow:

@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
-
-import pytest
 
 from chinchon.rules import Rules
 from chinchon.server.store import EventRow, RoomRow, SeatRow, Store
-from tests.server_support import database_url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database of each kind."""
-    return database_url(request.param, tmp_path)
 
 
 def room_row(code: str) -> RoomRow:

@@ -29,7 +29,10 @@ def bot_names() -> tuple[str, ...]:
 
 def _load() -> dict[str, Factory]:
     """The registry, with the built-in bots in it (their modules register them when imported)."""
-    from chinchon.bots import greedy, human, ismcts, simple  # noqa: F401
+    import chinchon.bots.greedy
+    import chinchon.bots.human
+    import chinchon.bots.ismcts
+    import chinchon.bots.simple  # noqa: F401
 
     return registered()
 

@@ -1,6 +1,6 @@
 """A seat's showdown decision from its observation alone: what leaves its own cards fewest points.
 
-The engine's :meth:`~chinchon.game.Match.best_showdown_action` searches the
+The engine's :meth:`~chinchon.match.Match.best_showdown_action` searches the
 whole deal, every hand included; a player cannot. :func:`own_showdown_choice`
 searches only the seat's own moves: each legal action, then every sequence of
 its own lay-offs onto the melds on the table (its shown melds included),

@@ -23,10 +23,12 @@ from starlette.requests import ClientDisconnect
 
 from chinchon.errors import N_
 from chinchon.i18n import is_rtl, translation
+from chinchon.rules import Rules, RulesError
 from chinchon.server.accounts import SESSION_COOKIE, Accounts
 from chinchon.server.analyses import AnalysisQueue
 from chinchon.server.bots import BotPool
 from chinchon.server.connections import WS_FRAME_MAX
+from chinchon.server.help import rules_help
 from chinchon.server.hub import Connection, Hub, TokenBucket
 from chinchon.server.metrics import GcWatch, Metrics
 from chinchon.server.player_routes import add_player_routes
@@ -546,6 +548,16 @@ def _static_routes(app: FastAPI) -> None:
             {**table, "_lang": code, "_dir": "rtl" if is_rtl(code) else "ltr"},
             headers={"Cache-Control": "no-cache"},
         )
+
+    @app.get("/api/rules/{lang}")
+    async def rules_in_words(lang: str, request: Request, preset: str = "fournier") -> Any:
+        """The rules of a preset with ``option=NAME=VALUE`` options (as a room's view names them), in a language."""
+        code = _language(lang)
+        try:
+            rules = Rules.from_text(preset, request.query_params.getlist("option"))
+        except RulesError as exc:
+            return error_response(Refused("bad_rules", exc.template, **exc.params), 400, code)
+        return rules_help(rules, preset, code)
 
     app.mount("/static", VersionedStatic(STATIC_DIR), name="static")
 

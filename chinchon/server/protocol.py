@@ -787,6 +787,7 @@ class LobbyRoom(_Message):
     taken: int
     status: Literal["waiting", "playing", "over"]
     names: list[str]
+    turn_seconds: float | None = None
     rated: bool = False
 
 

@@ -376,6 +376,7 @@ class Room:
             "taken": sum(1 for s in self.seats if s.kind != "open"),
             "status": self.status,
             "names": [s.name for s in self.seats if s.kind == "person" and s.name],
+            "turn_seconds": self.turn_seconds,
             "rated": self.rated,
         }
 

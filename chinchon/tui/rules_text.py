@@ -12,23 +12,58 @@ player), each saying what the options of a ``Rules`` value make it.
 True
 >>> any("cannot come back" in p for p in paragraphs)
 True
+>>> rules_paragraphs(Rules(), "es")[0].startswith("Se juega con la baraja española")
+True
 """
 
 from __future__ import annotations
 
-from chinchon.i18n import _, figure_letters, ngettext
+from contextvars import ContextVar
+
+from chinchon import i18n
 from chinchon.rules import Rules
 
 __all__ = ["rules_paragraphs", "rules_title"]
 
 
-def rules_title(preset: str) -> str:
-    """The heading of the rules of a preset."""
-    return _("Rules: {preset}").format(preset=preset)
+# The language of the text being made: the current one (None), or one given to rules_paragraphs (the server
+# answers many languages at once and never changes the process's current language).
+_LANGUAGE: ContextVar[str | None] = ContextVar("rules_text_language", default=None)
 
 
-def rules_paragraphs(rules: Rules) -> list[str]:
-    """The rules these options make, as paragraphs of plain text in the current language."""
+def _(message: str) -> str:
+    lang = _LANGUAGE.get()
+    return i18n.translation(lang).gettext(message) if lang else i18n._(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    lang = _LANGUAGE.get()
+    return i18n.translation(lang).ngettext(singular, plural, n) if lang else i18n.ngettext(singular, plural, n)
+
+
+def rules_title(preset: str, lang: str | None = None) -> str:
+    """The heading of the rules of a preset, in a language (by default the current one)."""
+    token = _LANGUAGE.set(lang)
+    try:
+        return _("Rules: {preset}").format(preset=preset)
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def rules_paragraphs(rules: Rules, lang: str | None = None) -> list[str]:
+    """The rules these options make, as paragraphs of plain text in a language (by default the current one).
+
+    Raises:
+        chinchon.i18n.LanguageError: there is no catalog for ``lang``.
+    """
+    token = _LANGUAGE.set(lang)
+    try:
+        return _paragraphs(rules)
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def _paragraphs(rules: Rules) -> list[str]:
     return [
         _deck(rules),
         _players(rules),
@@ -47,7 +82,7 @@ def rules_paragraphs(rules: Rules) -> list[str]:
 
 def _figures(rules: Rules) -> dict[str, str]:
     """The letters of the figures, as the cards on the screen show them: ``jack``, ``queen`` and ``king``."""
-    letters = figure_letters(rules.deck)
+    letters = i18n.figure_letters(rules.deck, _LANGUAGE.get())
     return {"jack": letters["J"], "queen": letters["Q"], "king": letters["K"]}
 
 

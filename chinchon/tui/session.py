@@ -230,7 +230,7 @@ class Session:
         """A showdown decision for the player, from the player's observation alone.
 
         It searches the player's own moves (:func:`~chinchon.bots.showdown.own_showdown_choice`); not the
-        engine's :meth:`~chinchon.game.Match.best_showdown_action`, which reads every hand.
+        engine's :meth:`~chinchon.match.Match.best_showdown_action`, which reads every hand.
         """
         return own_showdown_choice(self.observation())
 

@@ -179,8 +179,30 @@ export function cardSvg(text, opts = {}) {
   if (svg === undefined) {
     const c = parseCard(text);
     const body = text === null ? back() : c.joker ? joker() : face(c, opts);
-    svg = `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false">${body}</svg>`;
+    // Left to right in every language: in a right-to-left page the corner indices would run off the card.
+    svg = `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" direction="ltr" aria-hidden="true" focusable="false">${body}</svg>`;
     cache.set(key, svg);
   }
   return svg;
+}
+
+const icons = new Map();
+
+/** A suit's small icon for text (an SVG string about 1em across): the deck's own pip, oros to bastos or ♦ to ♣. */
+export function suitIcon(suit, opts = {}) {
+  const key = `${suit}|${opts.fourColour ? 1 : 0}|${opts.deck || ""}`;
+  let svg = icons.get(key);
+  if (svg === undefined) {
+    const french52 = opts.deck === "french52";
+    const name = SUITS[suit];
+    const col = french52 ? (suit === "♦" || suit === "♥" ? "#c62828" : "#1d1d1d") : (opts.fourColour ? FOUR : NATURAL)[name];
+    svg = `<svg viewBox="-11 -11 22 22" class="pip" aria-hidden="true" focusable="false">${pip(suit, col, opts.deck)}</svg>`;
+    icons.set(key, svg);
+  }
+  return svg;
+}
+
+/** The letter a card's corner shows for its rank: S, C and R for the Spanish figures. */
+export function rankLabel(rank, deck) {
+  return deck !== "french52" && FIGURE_LETTER[rank] ? FIGURE_LETTER[rank] : rank;
 }

@@ -6,7 +6,8 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PROPERTIES = new Set(["value", "checked", "disabled", "selected"]);
 
-/** A node: h("button", {class: "x", onclick}, "text", [children...]). */
+/** A node: h("button", {class: "x", onclick}, "text", [children...]); `style` is CSS text or an object of CSS
+ * properties, set through the CSSOM. */
 export function h(tag, props, ...children) {
   const flat = [];
   const add = (c) => {
@@ -19,8 +20,24 @@ export function h(tag, props, ...children) {
   return { tag, props: props || {}, children: flat };
 }
 
+function setStyle(el, value, old) {
+  // Through the element's CSSOM, never a style attribute: the page's Content-Security-Policy forbids those.
+  if (typeof value === "string" || typeof old === "string") {
+    if (value !== old) el.style.cssText = typeof value === "string" ? value : "";
+    if (typeof value === "string") return;
+    old = null;
+  }
+  const now = value || {};
+  for (const prop of Object.keys(old || {})) if (!(prop in now)) el.style.removeProperty(prop);
+  for (const [prop, v] of Object.entries(now)) if (!old || old[prop] !== v) el.style.setProperty(prop, String(v));
+}
+
 function setProp(el, name, value, old) {
   if (name === "key" || name === "html") return;
+  if (name === "style") {
+    setStyle(el, value, old);
+    return;
+  }
   if (name.startsWith("on")) {
     el[name.toLowerCase()] = value || null;
     return;
@@ -36,11 +53,6 @@ function setProp(el, name, value, old) {
       if (value) el.setAttribute("disabled", "");
       else el.removeAttribute("disabled");
     }
-    return;
-  }
-  if (name === "style") {
-    // Through the CSSOM: a style attribute written as text is inline style, which the page's CSP refuses.
-    if (value !== old) el.style.cssText = value ? String(value) : "";
     return;
   }
   if (value === old) return;

@@ -23,6 +23,20 @@ export function pgettext(context, msgid, params) {
   return fill(table[context + "\u0004" + msgid] || msgid, params);
 }
 
+/** A message already translated, its {placeholders} filled with params that may be nodes: a list of strings and
+ * nodes, for a sentence that holds cards drawn as icons. */
+export function withNodes(text, params) {
+  const out = [];
+  let last = 0;
+  text.replace(/\{(\w+)\}/g, (whole, key, at) => {
+    out.push(text.slice(last, at), key in params ? params[key] : whole);
+    last = at + whole.length;
+    return whole;
+  });
+  out.push(text.slice(last));
+  return out.filter((part) => part !== "");
+}
+
 export function language() {
   return current;
 }
