@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,3 +45,21 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[ChinchonApp]:
     monkeypatch.setattr(ChinchonApp, "run", catch)
     monkeypatch.setattr(cli, "has_terminal", lambda: True)
     return apps
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium under Playwright, one a test module; in CI its absence fails the test, elsewhere it skips it."""
+    from chinchon.server.client import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: CI must run the browser tests (apt-get install chromium)")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

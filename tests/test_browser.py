@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import os
 import queue
 import re
 import threading
@@ -29,8 +28,6 @@ from chinchon.tui.rules_text import rules_paragraphs
 from tests.server_support import ACTED, Running, acted, action_text, has_options, running_server, start_match
 from tests.test_server_leak import LeakWatch, cards_in
 
-CHROMIUM = Path(client.CHROMIUM)
-ARGS = list(client.CHROMIUM_ARGS)
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 WAIT_MS = 60_000
@@ -44,15 +41,6 @@ FIRST_ROUND_OPEN: dict[str, object] = {"close_on_first_turn": False}
 EVERYONE_PLAYS_TO_20: dict[str, object] = {**FIRST_ROUND_OPEN, "limit": 20}
 
 
-def _chromium() -> Path:
-    """The system chromium; in CI its absence fails the test, elsewhere it skips it."""
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: CI must run the browser tests (apt-get install chromium)")
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    return CHROMIUM
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     folder = tmp_path_factory.mktemp("browser")
@@ -60,18 +48,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         f"sqlite+aiosqlite:///{folder / 'server.db'}", rooms_per_minute=1000.0, lookups_per_minute=1000.0
     ) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = _chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(executable), args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 # What a returning player has chosen, unless a test chooses otherwise: no tips of a first match (they take the place

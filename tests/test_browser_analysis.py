@@ -39,20 +39,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from tests.test_browser import ARGS, _chromium
-
-    executable = _chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(executable), args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
 def _action_steps(steps: list[dict[str, Any]], decisions: list[dict[str, Any]], seat: int) -> dict[int, int]:
     """The replay's step of each decision (a step for each public event after the match's start), checked to be
     the seat's own action."""

@@ -14,7 +14,7 @@ import pytest
 
 from tests.players_support import create_room, play_to_the_end, register, socket_for
 from tests.server_support import Running, running_server, start_match
-from tests.test_browser import ARGS, DESKTOP, PHONE, Person, _chromium, _no_console_errors
+from tests.test_browser import DESKTOP, PHONE, Person, _no_console_errors
 
 RULES = {"preset": "fournier", "options": {"limit": 20, "close_on_first_turn": False}}
 
@@ -28,18 +28,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         running.app.state.accounts.limits.registrations_per_address = 1000.0
         running.app.state.accounts.limits.logins_per_address = 1000.0
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = _chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(executable), args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _run(coroutine: Coroutine[Any, Any, Any]) -> Any:
