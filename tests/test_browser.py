@@ -1241,6 +1241,8 @@ def test_cards_are_drawn_left_to_right_in_arabic(server: Running, browser: Any) 
     try:
         _play_now(person, "Ana", bot_level="beginner")
         assert person.page.get_attribute("html", "dir") == "rtl"
+        # A card still moving (the deal, a bot's move) is between two places: read them once they are still.
+        person.page.wait_for_function(NO_MOTION)
         cards = person.page.evaluate(
             """() => [...document.querySelectorAll('.hand .card')].map((c) => {
               const box = c.querySelector('svg').getBoundingClientRect();
