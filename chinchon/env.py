@@ -311,6 +311,9 @@ _SEAT_BLOCKS: tuple[tuple[str, float, float], ...] = (
 )
 _PHASES = (Phase.DRAW, Phase.DISCARD, Phase.SHOWDOWN, Phase.OVER)
 _PHASE_INDEX = {phase: i for i, phase in enumerate(_PHASES)}
+# The phases as module names: looking a member up on the enum class costs more, at every event.
+_DRAW_PHASE = Phase.DRAW
+_DISCARD_PHASE = Phase.DISCARD
 _OVER = Phase.OVER
 
 
@@ -879,7 +882,7 @@ class SeatEncoder:
             if type(event) is Drew:
                 public += 1
                 seat = event.seat
-                self._phase_now = Phase.DISCARD
+                self._phase_now = _DISCARD_PHASE
                 self._mover_now = seat
                 sizes[seat] += 1
                 card = event.card
@@ -912,7 +915,18 @@ class SeatEncoder:
                 k = by_id.get(id(card))
                 if k is None:
                     k = _KIND_OF[card]
-                self._lose(seat, k)
+                # _lose, written out: a discard is the commonest event.
+                sizes[seat] -= 1
+                r = rel[seat]
+                taken = known[r]
+                if taken[k] > 0.0:
+                    taken[k] -= 1.0
+                    mv[known_at + row[seat] + k] = taken[k]
+                    if r:
+                        others[k] -= 1.0
+                if not r:
+                    hand[k] -= 1.0
+                    mv[hand_at + k] = hand[k]
                 if pile:
                     mv[top_at + pile[-1]] = 0.0
                 pile.append(k)
@@ -923,7 +937,7 @@ class SeatEncoder:
                 times = self._n_discarded[index] = self._n_discarded[index] + 1
                 if times <= MAX_COPIES:
                     mv[self._discarded + index] = float(times)
-                self._phase_now = Phase.DRAW
+                self._phase_now = _DRAW_PHASE
                 self._mover_now = self._next_of[seat]
                 changed.append(k)
             elif type(event) is YouDrew:
