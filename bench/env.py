@@ -199,12 +199,10 @@ def profile(name: str, run: Runner, seconds: float) -> None:
     bots = (("vector_env.py", "_play_bots"),)
     parts = {
         "the learner's vector (SeatEncoder.follow)": spent("env.py", "follow"),
-        "its mask (legal actions or moves, numbered)": spent("env.py", "mask")
-        + spent("env.py", "_numbered", finish)
-        + spent("match.py", "moves", finish),
+        "its mask (legal actions, numbered)": spent("env.py", "mask") + spent("env.py", "_numbered", finish),
+        "move lists (Match.moves: masks, random bot)": spent("match.py", "moves"),
         "the bots' views (Match.observation)": spent("match.py", "observation"),
-        "the bots' choices (Bot.choose, random moves)": spent("simple.py", "choose")
-        + spent("match.py", "moves", bots)
+        "the bots' choices (Bot.choose, random picks)": spent("simple.py", "choose")
         + spent("match.py", "legal_actions", bots)
         + spent("random.py", "choice", bots),
         "the engine's moves (Match.apply, Match.play)": spent("match.py", "apply") + spent("match.py", "play"),
