@@ -43,7 +43,7 @@ itself: the server is stopped at the end whatever happens. Run it on an
 idle machine: the figures are times.
 
 Run: ``python bench/server_load.py [--rooms 100] [--seats 4] [--seconds 60] [--think 2] [--clients 2]
-[--server-cpus 0]``.
+[--server-cpus 0] [--serve-option=--gc-thaw=0]``.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ class Snapshot:
     errors: float
     handled: dict[str, float]
     gc_counts: dict[str, float]
-    gc_seconds: float
+    gc_seconds: dict[str, float]
     gc_longest: float
 
     @classmethod
@@ -172,7 +172,12 @@ class Snapshot:
                     r'^chinchon_gc_pause_seconds_count{generation="([^"]+)"} ([0-9.e+-]+)$', text, re.MULTILINE
                 )
             },
-            _metric(text, "chinchon_gc_pause_seconds_sum"),
+            {
+                generation: float(total)
+                for generation, total in re.findall(
+                    r'^chinchon_gc_pause_seconds_sum{generation="([^"]+)"} ([0-9.e+-]+)$', text, re.MULTILINE
+                )
+            },
             _metric(text, "chinchon_gc_pause_longest_seconds"),
         )
 
@@ -371,6 +376,13 @@ def main() -> None:
     parser.add_argument("--server-log", default=None, help="file for the server's output (default: discarded)")
     parser.add_argument("--trips", default=None, help="CSV file for every round trip (seconds in, milliseconds)")
     parser.add_argument("--server-cpus", default=None, help="the server's CPUs, as taskset -c takes them (0: one core)")
+    parser.add_argument(
+        "--serve-option",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="one more option for chinchon serve, as one word (--serve-option=--gc-thaw=0); may be repeated",
+    )
     args = parser.parse_args()
     if not 1 <= args.rooms <= 2000 or not 2 <= args.seats <= 8 or not 0 < args.seconds <= 600:
         parser.error("--rooms must be 1 to 2000, --seats 2 to 8 and --seconds above 0 and at most 600")
@@ -405,6 +417,7 @@ def main() -> None:
         str(args.bot_workers),
         "--log-level",
         "warning",
+        *args.serve_option,
     ]
     if args.server_cpus is not None:
         command = ["taskset", "-c", args.server_cpus, *command]
@@ -530,10 +543,11 @@ def main() -> None:
     if lags:
         print(f"client loop lag ms: p50 {statistics.median(lags) * 1000:.1f}  p99 {_percentile(lags, 0.99) * 1000:.1f}")
     collections = {g: after.gc_counts.get(g, 0.0) - before.gc_counts.get(g, 0.0) for g in ("0", "1", "2")}
+    paused = {g: (after.gc_seconds.get(g, 0.0) - before.gc_seconds.get(g, 0.0)) * 1000 for g in ("0", "1", "2")}
     print(
         f"server GC: collections gen0 {collections['0']:.0f}, gen1 {collections['1']:.0f},"
-        f" gen2 {collections['2']:.0f}; paused {(after.gc_seconds - before.gc_seconds) * 1000:.0f} ms in all,"
-        f" longest pause {after.gc_longest * 1000:.1f} ms"
+        f" gen2 {collections['2']:.0f}; paused {sum(paused.values()):.0f} ms in all (gen0 {paused['0']:.0f},"
+        f" gen1 {paused['1']:.0f}, gen2 {paused['2']:.0f}), longest pause {after.gc_longest * 1000:.1f} ms"
     )
     shown = ", ".join(f"{code} {count}" for code, count in sorted(errors.items())) or "none"
     print(

@@ -83,6 +83,7 @@ PLACEHOLDERS = {
     "--budget": "SECONDS",
     "--connections-per-address": "N",
     "--db": "URL",
+    "--gc-thaw": "SECONDS",
     "--grace": "SECONDS",
     "--hands": "N",
     "--hello-timeout": "SECONDS",
@@ -1213,6 +1214,16 @@ def serve(
             help="Connections one address may hold open at once (0: no cap; behind a proxy, all are the proxy's).",
         ),
     ] = 100,
+    gc_thaw: Annotated[
+        float,
+        typer.Option(
+            "--gc-thaw",
+            min=0,
+            max=86400,
+            help="Seconds between full garbage collections that look at every long-lived object"
+            " (0: all of them, every time; slower to answer with many rooms).",
+        ),
+    ] = 600.0,
     https: Annotated[
         bool,
         typer.Option(
@@ -1267,6 +1278,7 @@ def serve(
     settings.rooms_per_minute, settings.lookups_per_minute = rooms_per_minute, lookups_per_minute
     settings.request_timeout, settings.hello_timeout = request_timeout, hello_timeout
     settings.connections_per_address, settings.https = connections_per_address, https
+    settings.gc_thaw = gc_thaw
     setup_logging(log_level, log_json)
     try:
         application = create_app(settings)

@@ -158,3 +158,12 @@ def test_https_is_an_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> N
     assert code == 0 and [s.https for s in given] == [True]
     code, given = serve(monkeypatch, tmp_path)
     assert code == 0 and [s.https for s in given] == [False]
+
+
+def test_the_collectors_thaw_is_an_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    code, given = serve(monkeypatch, tmp_path, "--gc-thaw", "30")
+    assert code == 0 and [s.gc_thaw for s in given] == [30.0]
+    code, given = serve(monkeypatch, tmp_path)
+    assert code == 0 and [s.gc_thaw for s in given] == [ServerSettings().gc_thaw] == [600.0]
+    code, given = serve(monkeypatch, tmp_path, "--gc-thaw", "-1")
+    assert code == 2 and given == []

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from chinchon.rules import Rules
-from chinchon.server.store import EventRow, RoomRow, SeatRow, Store
+from chinchon.server import store as store_module
+from chinchon.server.store import EventRow, RoomRow, SeatRow, Store, StoreError
 
 
 def room_row(code: str) -> RoomRow:
@@ -84,6 +90,101 @@ def test_a_refused_append_fails_alone_in_its_batch(db: str) -> None:
             assert a is not None and [(e.n, e.data) for e in a.events] == [(1, "first")]
             assert b is not None and b.last_event == 1 and [e.data for e in b.events] == ["b"]
             assert c is not None and c.last_event == 1 and c.seat_rows[1].name == "Cy"
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
+def hold_the_write_lock(path: str) -> sqlite3.Connection:
+    """Another connection (another process, or the store's own async one) in the middle of a write."""
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("UPDATE rooms SET updated = 1")
+    return other
+
+
+def test_an_append_waits_for_a_write_lock_held_elsewhere_without_stopping_the_loop(tmp_path: Path) -> None:
+    path = str(tmp_path / "locked.db")
+
+    async def run() -> None:
+        store = Store(f"sqlite+aiosqlite:///{path}")
+        await store.open()
+        try:
+            await store.create_room(room_row("LOCKED"))
+            other = hold_the_write_lock(path)
+            append = asyncio.create_task(store.append("LOCKED", EventRow(1, 1, "action", 0, "move 1", 1.0)))
+            ticks = 0
+            for _ in range(20):
+                await asyncio.sleep(0.01)
+                ticks += 1
+            assert not append.done()
+            other.execute("COMMIT")
+            other.close()
+            await asyncio.wait_for(append, 5)
+            assert ticks == 20
+            row = await store.load_room("LOCKED")
+            assert row is not None and [(e.n, e.data) for e in row.events] == [(1, "move 1")]
+            assert row.last_event == 1
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
+def test_an_append_fails_with_a_clear_error_if_the_lock_stays_held_and_nothing_is_half_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(tmp_path / "stuck.db")
+    monkeypatch.setattr(store_module, "BUSY_SECONDS", 0.2)
+
+    async def run() -> None:
+        store = Store(f"sqlite+aiosqlite:///{path}")
+        await store.open()
+        try:
+            await store.create_room(room_row("STUCK"))
+            other = hold_the_write_lock(path)
+            with pytest.raises(StoreError, match=r"busy for 0\.2 seconds"):
+                await store.append("STUCK", EventRow(1, 1, "action", 0, "move 1", 1.0))
+            other.execute("ROLLBACK")
+            other.close()
+            await store.append("STUCK", EventRow(1, 1, "action", 0, "move 1 again", 2.0))
+            row = await store.load_room("STUCK")
+            assert row is not None and [(e.n, e.data) for e in row.events] == [(1, "move 1 again")]
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
+def test_a_batch_that_finds_the_lock_held_too_long_fails_whole_not_append_by_append(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(tmp_path / "stuck.db")
+    monkeypatch.setattr(store_module, "BUSY_SECONDS", 0.2)
+    sizes: list[int] = []
+    try_inline = Store._try_inline
+
+    def counted(self: Store, batch: list[Any]) -> Any:
+        sizes.append(len(batch))
+        return try_inline(self, batch)
+
+    monkeypatch.setattr(Store, "_try_inline", counted)
+
+    async def run() -> None:
+        store = Store(f"sqlite+aiosqlite:///{path}")
+        await store.open()
+        try:
+            await store.create_room(room_row("STUCK"))
+            other = hold_the_write_lock(path)
+            results = await asyncio.gather(
+                *(store.append("STUCK", EventRow(n, 1, "action", 0, f"move {n}", 1.0)) for n in range(1, 6)),
+                return_exceptions=True,
+            )
+            other.execute("ROLLBACK")
+            other.close()
+            assert [type(result) for result in results] == [StoreError] * 5
+            assert set(sizes) == {5}
         finally:
             await store.close()
 

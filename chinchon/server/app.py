@@ -93,7 +93,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     players = Players(store.engine)
     accounts = Accounts(players, settings.origins, settings.https)
 
-    gc_watch = GcWatch(metrics)
+    gc_watch = GcWatch(metrics, freeze=settings.gc_thaw > 0)
+
+    async def thaw_every(seconds: float) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            gc_watch.thaw()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -105,10 +110,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         gc_watch.install()
+        thawing = asyncio.create_task(thaw_every(settings.gc_thaw)) if settings.gc_thaw > 0 else None
         log.info("server ready", extra={"rooms_restored": restored})
         try:
             yield
         finally:
+            if thawing is not None:
+                thawing.cancel()
             gc_watch.remove()
             await hub.shut(1012)
             await manager.shutdown()

@@ -94,6 +94,7 @@ class ServerSettings:
     request_timeout: float = 10.0
     hello_timeout: float = 5.0
     connections_per_address: int = 100
+    gc_thaw: float = 600.0
     https: bool = False
     bot_delay: float = 0.0
     default_rules: Rules = field(default_factory=Rules)
