@@ -13,8 +13,8 @@ Random legal play, 2 players, ``fournier`` rules, episodes cut at
   its :class:`~chinchon.env.SeatEncoder` fed the match's events;
 - ``vector N=n, p process(es)``: :class:`~chinchon.vector_env.BotOpponentsVectorEnv`
   with ``n`` games, the learner at seat 0 playing a random legal action,
-  the ``random`` bot at the other seat; one process (``workers=0``) or two
-  worker processes. A step is one learner decision (the bot's decisions
+  the ``random`` bot (or ``--opponents``) at the other seat; one process
+  (``workers=0``) or two worker processes. A step is one learner decision (the bot's decisions
   in between are not counted; ``actions/s`` counts every seat's).
 
 Each configuration runs ``--seconds`` of wall-clock time, ``--repeat`` times,
@@ -27,7 +27,7 @@ figures, between runs. ``--profile`` prints where
 a step's time goes (cProfile, cumulative shares) for ``raw_env`` and for
 the vector environment.
 
-Run: ``python bench/env.py [--seconds S] [--repeat R] [--max-turns T] [--profile]``
+Run: ``python bench/env.py [--seconds S] [--repeat R] [--max-turns T] [--sizes 1,16,256] [--opponents B] [--profile]``
 (RLCard: ``pip install -e '.[bench]'``).
 """
 
@@ -196,12 +196,16 @@ def profile(name: str, run: Runner, seconds: float) -> None:
         return time_
 
     finish = (("vector_env.py", "_finish"),)
+    bots = (("vector_env.py", "_play_bots"),)
     parts = {
         "the learner's vector (SeatEncoder.follow)": spent("env.py", "follow"),
         "its mask (legal actions, numbered)": spent("env.py", "mask") + spent("env.py", "_numbered", finish),
+        "move lists (Match.moves: masks, random bot)": spent("match.py", "moves"),
         "the bots' views (Match.observation)": spent("match.py", "observation"),
-        "the bots' choices (Bot.choose)": spent("simple.py", "choose"),
-        "the engine's moves (Match.apply)": spent("match.py", "apply"),
+        "the bots' choices (Bot.choose, random picks)": spent("simple.py", "choose")
+        + spent("match.py", "legal_actions", bots)
+        + spent("random.py", "choice", bots),
+        "the engine's moves (Match.apply, Match.play)": spent("match.py", "apply") + spent("match.py", "play"),
         "showdowns (Match.resolve_showdown)": spent("match.py", "resolve_showdown"),
     }
     parts["the rest (environment, PettingZoo, driver)"] = (
@@ -219,6 +223,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--max-turns", type=int, default=400, help="cut episodes after this many actions")
     parser.add_argument("--sizes", default="1,16,256", help="numbers of games of the vector environment")
+    parser.add_argument("--opponents", default="random", help="the vector environment's bot (random, simple, ...)")
     parser.add_argument("--profile", action="store_true", help="profile raw_env and the vector environment")
     args = parser.parse_args()
     seed, turns = args.seed, args.max_turns
@@ -233,7 +238,7 @@ def main() -> None:
     for games in (int(n) for n in args.sizes.split(",")):
         for workers in (0, 2):
             label = "1 process" if workers == 0 else "2 processes"
-            configs[f"vector N={games}, {label}"] = vector_runner(games, workers, turns, seed)
+            configs[f"vector N={games}, {label}"] = vector_runner(games, workers, turns, seed, args.opponents)
     rates, cpu_rates = measure(configs, args.seconds, args.repeat)
     rlcard = "RLCard gin-rummy"
     base = statistics.median(rates[rlcard]) if rlcard in rates else None

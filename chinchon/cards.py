@@ -116,6 +116,7 @@ class Card:
         code = 99 if rank is None or suit is None else _SUIT_INDEX[suit] * 16 + int(rank)
         object.__setattr__(card, "_code", code)
         _INTERNED[(rank, suit)] = card
+        _TEXTS[code] = "🃏" if rank is None or suit is None else rank.symbol + suit.symbol
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -175,9 +176,7 @@ class Card:
         return card
 
     def __str__(self) -> str:
-        if self.rank is None or self.suit is None:
-            return "🃏"
-        return self.rank.symbol + self.suit.symbol
+        return _TEXTS[self._code]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -191,6 +190,8 @@ class Card:
 
 
 _INTERNED: dict[tuple[Rank | None, Suit | None], Card] = {}
+_TEXTS: dict[int, str] = {}
+"""Each card's text by its code, made with the card (cards are interned)."""
 JOKER = Card(None, None)
 
 _RANK_WORDS: dict[str, Rank] = {

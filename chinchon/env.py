@@ -310,6 +310,10 @@ _SEAT_BLOCKS: tuple[tuple[str, float, float], ...] = (
     ("to_move", 0, 1),
 )
 _PHASES = (Phase.DRAW, Phase.DISCARD, Phase.SHOWDOWN, Phase.OVER)
+_PHASE_INDEX = {phase: i for i, phase in enumerate(_PHASES)}
+# The phases as module names: looking a member up on the enum class costs more, at every event.
+_DRAW_PHASE = Phase.DRAW
+_DISCARD_PHASE = Phase.DISCARD
 _OVER = Phase.OVER
 
 
@@ -764,7 +768,7 @@ class SeatEncoder:
         copies, hand, pile = self._copies, self._n_hand, self._n_pile
         on_table, others = self._on_table, self._others_known
         start = self._unseen
-        for k in set(changed):
+        for k in set(changed) if len(changed) > 3 else changed:
             left = copies[k] - hand[k] - pile[k] - on_table[k] - others[k]
             mv[start + k] = left if left > 0.0 else 0.0
 
@@ -785,9 +789,17 @@ class SeatEncoder:
         """The seat blocks, the phase and the stock: rewritten when they changed."""
         mv = self._mv
         rel = self._rel
-        if sizes != self._seen_sizes:
-            for seat, size in enumerate(sizes):
-                mv[self._sizes + rel[seat]] = min(size / 11, 1.0)
+        seen = self._seen_sizes
+        if sizes != seen:
+            at = self._sizes
+            if seen is None or len(seen) != len(sizes):
+                for seat, size in enumerate(sizes):
+                    mv[at + rel[seat]] = min(size / 11, 1.0)
+            else:
+                # Most steps change one seat's hand.
+                for seat, size in enumerate(sizes):
+                    if size != seen[seat]:
+                        mv[at + rel[seat]] = min(size / 11, 1.0)
             self._seen_sizes = sizes
         if scores != self._seen_scores:
             limit = self._limit
@@ -808,11 +820,10 @@ class SeatEncoder:
             self._seen_mover = to_move
         if phase is not self._seen_phase or deciding is not self._seen_deciding:
             start = self._phase
-            for i in range(len(_PHASES) + 1):
-                mv[start + i] = 0.0
-            mv[start + _PHASES.index(phase)] = 1.0
-            if deciding:
-                mv[start + len(_PHASES)] = 1.0
+            if self._seen_phase is not None:  # else reset() left the block at 0
+                mv[start + _PHASE_INDEX[self._seen_phase]] = 0.0
+            mv[start + _PHASE_INDEX[phase]] = 1.0
+            mv[start + len(_PHASES)] = 1.0 if deciding else 0.0
             self._seen_phase = phase
             self._seen_deciding = deciding
         if stock != self._seen_stock:
@@ -871,7 +882,7 @@ class SeatEncoder:
             if type(event) is Drew:
                 public += 1
                 seat = event.seat
-                self._phase_now = Phase.DISCARD
+                self._phase_now = _DISCARD_PHASE
                 self._mover_now = seat
                 sizes[seat] += 1
                 card = event.card
@@ -904,7 +915,18 @@ class SeatEncoder:
                 k = by_id.get(id(card))
                 if k is None:
                     k = _KIND_OF[card]
-                self._lose(seat, k)
+                # _lose, written out: a discard is the commonest event.
+                sizes[seat] -= 1
+                r = rel[seat]
+                taken = known[r]
+                if taken[k] > 0.0:
+                    taken[k] -= 1.0
+                    mv[known_at + row[seat] + k] = taken[k]
+                    if r:
+                        others[k] -= 1.0
+                if not r:
+                    hand[k] -= 1.0
+                    mv[hand_at + k] = hand[k]
                 if pile:
                     mv[top_at + pile[-1]] = 0.0
                 pile.append(k)
@@ -915,7 +937,7 @@ class SeatEncoder:
                 times = self._n_discarded[index] = self._n_discarded[index] + 1
                 if times <= MAX_COPIES:
                     mv[self._discarded + index] = float(times)
-                self._phase_now = Phase.DRAW
+                self._phase_now = _DRAW_PHASE
                 self._mover_now = self._next_of[seat]
                 changed.append(k)
             elif type(event) is YouDrew:

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, overload
 
-from chinchon.actions import Action, IllegalAction, ReEnter
+from chinchon.actions import Action, Close, Draw, IllegalAction, ReEnter
 from chinchon.cards import Card
 from chinchon.chance import Chance
-from chinchon.deal import Deal, check_seat
+from chinchon.deal import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, check_seat
 from chinchon.errors import N_, ChinchonError
 from chinchon.events import (
     DealEnded,
@@ -40,6 +40,11 @@ from chinchon.rules import Rules, RulesError
 from chinchon.showdown_search import best_showdown_action
 
 __all__ = ["Match"]
+
+_STOCK = Draw("stock")
+_PILE = Draw("discard")
+_STOCK_TEXT = str(_STOCK)
+_PILE_TEXT = str(_PILE)
 
 
 class Match:
@@ -283,6 +288,43 @@ class Match:
         self.deal.apply(action)
         self._after_action(mover, action)
 
+    def moves(self) -> list[int]:
+        """The legal moves of the seat to move as integers, as :meth:`Deal.moves <chinchon.deal.Deal.moves>` lists
+        them: draws, discards and closes; none while a re-entry is decided, in a showdown, or once the match is over
+        (play those with :meth:`legal_actions` and :meth:`apply`)."""
+        if self.over or self._pending:
+            return []
+        return self.deal.moves()
+
+    def play(self, move: int) -> None:
+        """Play a move of :meth:`moves` for the seat to move without checking it: the same as :meth:`apply` of its
+        action (``Draw``, ``Discard`` of the card, ``Close`` of the card with the fewest loose points), with the same
+        deal history, log and events, the deal's end and the next deal included; faster, for a driver that
+        numbers its moves (a reinforcement-learning environment).
+
+        A move that is not in :meth:`moves` breaks the match: check first where it may not be.
+        """
+        deal = self.deal
+        mover = deal.to_move
+        if move >= CLOSE:
+            self.apply(Close(deal.card_of(move - CLOSE)))
+            return
+        t = deal._t
+        if move == MOVE_STOCK:
+            action: Action = _STOCK
+            text = _STOCK_TEXT
+        elif move == MOVE_DISCARD_PILE:
+            action = _PILE
+            text = _PILE_TEXT
+        else:
+            action = t.discard_of[move]
+            text = t.discard_texts[move]
+        deal.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+        deal._step(mover, move)  # type: ignore[arg-type]  # a seat is to move
+        self.log.append({"seat": mover, "action": text})
+        if deal.phase is Phase.OVER:
+            self._end_deal()
+
     def _after_action(self, mover: int | None, action: Action) -> None:
         self.log.append({"seat": mover, "action": str(action)})
         deal = self.deal
@@ -447,6 +489,25 @@ class Match:
         Raises:
             RulesError: ``seat`` is not a seat of the match.
         """
+        if seat is not None:
+            facts: dict[str, Any] = {
+                "to_move": self.to_move,
+                "scores": tuple(self.scores),
+                "active": tuple(self.active),
+                "dealer": self.dealer,
+                "deal_number": len(self.deals),
+                "reentry_pending": tuple(self._pending),
+                "match_over": self.over,
+                "winner": self.winner,
+                "pot": self.pot,
+                "names": self.names,
+                "previous_result": self.results[-1] if self.results else None,
+            }
+            if self._pending:
+                # The deal is over: the legal actions are the re-entry decision's, for the seat deciding.
+                facts["legal_actions"] = tuple(self.legal_actions()) if self._pending[0] == seat else ()
+            # Else they are the deal's, as the deal gives them to the seat it waits for (none once the match is over).
+            return self.deal._seat_observation(seat, facts)
         base = self.deal.observation(seat)
         mine = seat is not None and (self._pending[0] == seat if self._pending else bool(base.legal_actions))
         return replace(

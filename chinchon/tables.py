@@ -10,10 +10,14 @@ from __future__ import annotations
 from chinchon.actions import Discard
 from chinchon.cache import per_rules
 from chinchon.cards import JOKER, Card
+from chinchon.events import Discarded, Drew, YouDrew
 from chinchon.melds import solver_for
 from chinchon.rules import Rules
 
-__all__ = ["Tables", "tables_for"]
+__all__ = ["SeatEvents", "Tables", "tables_for"]
+
+SeatEvents = tuple[Drew, list[Drew], list[YouDrew], list[Discarded]]
+"""A seat's draw from the stock, and by card id its draws from the pile, its own draws and its discards."""
 
 
 class Tables:
@@ -28,6 +32,7 @@ class Tables:
         self.id_of: dict[Card, int] = {card: i for i, card in enumerate(self.card_of)}
         self.ids: tuple[int, ...] = tuple(range(len(self.card_of)))
         self.discard_of: list[Discard] = [Discard(card) for card in self.card_of]
+        self.discard_texts: list[str] = [str(action) for action in self.discard_of]
         self.value_of: list[int] = [rules.value(card) if rules.has_card(card) else 0 for card in self.card_of]
         # The wild ace of oros is kind 0 (oros, ace): the solver counts it as a wild card.
         self.wild_ace = 1 if rules.wild_ace_of_oros else 0
@@ -43,9 +48,25 @@ class Tables:
             [tuple(self.discard_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
         ]
         self._cards: dict[int, tuple[Card, ...]] = {}
+        self._seat_events: dict[int, SeatEvents] = {}
         # For Deal.moves: the rules it asks on every move.
         self.forbid_rediscard = rules.forbid_rediscard
         self.close_on_first_turn = rules.close_on_first_turn
+
+    def seat_events(self, seat: int) -> SeatEvents:
+        """The events of a seat's draws and discards, made once (events are frozen values): its draw from the
+        stock, and by card id its draw of the card from the pile, the card it drew from the stock (private),
+        its discard of the card."""
+        events = self._seat_events.get(seat)
+        if events is None:
+            cards = self.card_of
+            events = self._seat_events[seat] = (
+                Drew(seat, "stock", None),
+                [Drew(seat, "discard", card) for card in cards],
+                [YouDrew(seat, card) for card in cards],
+                [Discarded(seat, card) for card in cards],
+            )
+        return events
 
     def cards(self, rules: Rules, decks: int) -> list[Card]:
         """``rules.cards(decks=decks)``, made once per number of decks."""

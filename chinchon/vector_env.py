@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import itertools
 import multiprocessing
 import multiprocessing.connection
@@ -44,19 +45,27 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from chinchon.actions import Action, IllegalAction
 from chinchon.bots import Bot, make_bot
 from chinchon.bots.simple import RandomBot
+from chinchon.deal import CLOSE as MOVE_CLOSE
+from chinchon.deal import MOVE_DISCARD_PILE, MOVE_STOCK
 from chinchon.env import (
     ACTIONS,
     ACTIONS_INTERACTIVE,
+    CLOSE,
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
     EnvError,
     SeatEncoder,
     _numbered,
     _rules_of,
+    card_kind,
     observation_layout,
     raw_env,
 )
 from chinchon.errors import N_
 from chinchon.match import Match
 from chinchon.rules import Rules
+from chinchon.tables import tables_for
 
 __all__ = ["BotOpponentsVectorEnv"]
 
@@ -75,6 +84,7 @@ class _Config:
     reward: Literal["match", "hand"]
     interactive_showdown: bool
     max_turns: int | None
+    fast_path: bool
 
 
 @dataclass
@@ -101,7 +111,11 @@ class _Buffers:
 
 
 class _Game:
-    """One match of a vector environment: the learner's seat encoded into its row, bots at the other seats."""
+    """One match of a vector environment: the learner's seat encoded into its row, bots at the other seats.
+
+    This is the checked path (``fast_path=False``): every action through ``Match.apply``, every mask from
+    ``Match.legal_actions``, as :class:`~chinchon.env.raw_env` plays; :class:`_FastGame` computes the same faster.
+    """
 
     def __init__(self, config: _Config, number: int, buffers: _Buffers, row: int) -> None:
         self.config = config
@@ -111,6 +125,10 @@ class _Game:
         self.encoder = SeatEncoder(config.rules, config.players, config.seat, out=buffers.observation[row])
         self.mask = cast("MutableSequence[int]", buffers.action_mask[row].data)
         self.size = len(self.mask)
+        # Item writes through memoryviews cost less than through numpy (typeshed types their items as int).
+        self.rewards = cast("MutableSequence[float]", buffers.reward.data)
+        self.terminations = cast("MutableSequence[bool]", buffers.terminated.data)
+        self.truncations = cast("MutableSequence[bool]", buffers.truncated.data)
         others = [s for s in range(config.players) if s != config.seat]
         self.bots: dict[int, Bot] = {s: make_bot(name) for s, name in zip(others, config.opponents, strict=True)}
         self.match: Match | None = None
@@ -119,7 +137,7 @@ class _Game:
         self.turns = 0
         self.results = 0
         self.done = True
-        self.legal: dict[int, Action] = {}
+        self.legal: dict[int, Action] | None = {}
 
     def reset(self, seed: int) -> None:
         """Start the match of ``seed`` and play the bots up to the learner's first decision."""
@@ -139,6 +157,7 @@ class _Game:
         if self.done:
             self.reset(self.seed + self.stride)
             return
+        assert self.legal is not None
         move = self.legal[index]  # the vector environment checked it against the mask
         reward, terminated, truncated = self._apply(move, 0.0)
         if not (terminated or truncated):
@@ -157,6 +176,13 @@ class _Game:
         self.turns += 1
         if not config.interactive_showdown and not match.over and not match.reentry_pending:
             match.resolve_showdown()
+        return self._settle(reward)
+
+    def _settle(self, reward: float) -> tuple[float, bool, bool]:
+        """After an action: the learner's reward (a hand's points, the match's end) and whether it is done."""
+        config = self.config
+        match = self.match
+        assert match is not None
         seat = config.seat
         results = match.results
         if config.reward == "hand" and len(results) > self.results:
@@ -195,13 +221,13 @@ class _Game:
         match = self.match
         assert match is not None
         row = self.row
-        buffers = self.buffers
-        buffers.reward[row] = reward
-        buffers.terminated[row] = terminated
-        buffers.truncated[row] = truncated
+        self.rewards[row] = reward
+        self.terminations[row] = terminated
+        self.truncations[row] = truncated
         self.encoder.follow(match)
         mask = self.mask
         size = self.size
+        assert self.legal is not None
         for index in self.legal:
             if index < size:
                 mask[index] = 0
@@ -215,12 +241,135 @@ class _Game:
                 mask[index] = 1
 
 
+@functools.cache
+def _move_numbers(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For :class:`_FastGame`: the move (``Match.moves``) of each draw and discard number, and the number of
+    each move (at ``move + 2``: the draws are -1 and -2); -3 and -1 where there is none."""
+    tables = tables_for(rules)
+    move_of = [-3] * CLOSE
+    move_of[DRAW_STOCK] = MOVE_STOCK
+    move_of[DRAW_DISCARD] = MOVE_DISCARD_PILE
+    number_of = [-1] * (MOVE_CLOSE + len(tables.card_of) + 2)
+    number_of[MOVE_STOCK + 2] = DRAW_STOCK
+    number_of[MOVE_DISCARD_PILE + 2] = DRAW_DISCARD
+    for card_id, card in enumerate(tables.card_of):
+        kind = card_kind(card)
+        move_of[DISCARD + kind] = card_id
+        number_of[card_id + 2] = DISCARD + kind
+        number_of[MOVE_CLOSE + card_id + 2] = CLOSE + kind
+    return tuple(move_of), tuple(number_of)
+
+
+class _FastGame(_Game):
+    """A game on the engine's fast path (``fast_path=True``): the same as :class:`_Game`, computed faster.
+
+    Draws and discards, the learner's and the ``random`` bot's, are played as integer moves
+    (``Match.moves``/``Match.play``: the same history, log and events as ``Match.apply``), and the learner's
+    mask comes from the move list. Everything the fast path does not reach goes the checked way: closes
+    (the learner's, and the ``random`` bot's whenever a close is legal, since it chooses among every way of
+    laying the melds), showdowns, re-entries and the other bots' decisions, which read an ``Observation``.
+    """
+
+    def __init__(self, config: _Config, number: int, buffers: _Buffers, row: int) -> None:
+        super().__init__(config, number, buffers, row)
+        self.move_of, self.number_of = _move_numbers(config.rules)
+        self.random = {s: type(bot) is RandomBot for s, bot in self.bots.items()}
+        self.marked: list[int] = []
+        """The numbers set in the mask."""
+
+    def step(self, index: int) -> None:
+        """Play the learner's action number, then the bots' up to its next decision; or start again when done."""
+        if self.done:
+            self.reset(self.seed + self.stride)
+            return
+        legal = self.legal
+        if legal is not None:
+            reward, terminated, truncated = self._apply(legal[index], 0.0)
+        elif index < CLOSE:
+            reward, terminated, truncated = self._play(self.move_of[index], 0.0)
+        else:
+            match = self.match
+            assert match is not None
+            reward, terminated, truncated = self._apply(_numbered(match.legal_actions())[index], 0.0)
+        if not (terminated or truncated):
+            reward, terminated, truncated = self._play_bots(reward)
+        self._finish(reward, terminated, truncated)
+
+    def _play(self, move: int, reward: float) -> tuple[float, bool, bool]:
+        """Play a draw or a discard as a move: what :meth:`_apply` does with its action."""
+        match = self.match
+        assert match is not None
+        results = len(match.results)
+        match.play(move)
+        self.turns += 1
+        # A draw or a discard leads to no showdown; only a deal's end (a void deal) changes the rest.
+        if results != len(match.results) or match.over:
+            return self._settle(reward)
+        max_turns = self.config.max_turns
+        if max_turns is not None and self.turns >= max_turns:
+            return reward, False, True
+        return reward, False, False
+
+    def _play_bots(self, reward: float) -> tuple[float, bool, bool]:
+        match = self.match
+        assert match is not None
+        seat = self.config.seat
+        rng = self.rng
+        while (mover := match.to_move) != seat:
+            assert mover is not None
+            if self.random[mover]:
+                moves = match.moves()
+                if moves and moves[-1] < MOVE_CLOSE:
+                    # Without a close the moves are the legal actions, in the same order: the same choice.
+                    reward, terminated, truncated = self._play(rng.choice(moves), reward)
+                else:
+                    reward, terminated, truncated = self._apply(rng.choice(match.legal_actions()), reward)
+            else:
+                view = match.observation(mover)
+                action = self.bots[mover].choose(view, view.legal_actions, rng)
+                reward, terminated, truncated = self._apply(action, reward)
+            if terminated or truncated:
+                return reward, terminated, truncated
+        return reward, False, False
+
+    def _finish(self, reward: float, terminated: bool, truncated: bool) -> None:
+        """Write the learner's observation, mask, reward and ends into the game's row."""
+        match = self.match
+        assert match is not None
+        row = self.row
+        self.rewards[row] = reward
+        self.terminations[row] = terminated
+        self.truncations[row] = truncated
+        self.encoder.follow(match)
+        mask = self.mask
+        for index in self.marked:
+            mask[index] = 0
+        if terminated or truncated:
+            self.done = True
+            self.legal = {}
+            self.marked = []
+            return
+        moves = match.moves()
+        if moves:
+            number_of = self.number_of
+            self.marked = marked = [number_of[move + 2] for move in moves]
+            self.legal = None
+        else:
+            # A re-entry decision or a showdown: numbered from the legal actions.
+            self.legal = legal = _numbered(match.legal_actions())
+            size = self.size
+            self.marked = marked = [index for index in legal if index < size]
+        for index in marked:
+            mask[index] = 1
+
+
 class _Games:
     """Games ``lo`` to ``hi - 1`` of a vector environment, stepped in this process."""
 
     def __init__(self, config: _Config, buffers: _Buffers, lo: int, hi: int, stride: int) -> None:
         self.buffers = buffers
-        self.games = [_Game(config, lo + row, buffers, row) for row in range(hi - lo)]
+        kind = _FastGame if config.fast_path else _Game
+        self.games = [kind(config, lo + row, buffers, row) for row in range(hi - lo)]
         for game in self.games:
             game.stride = stride
 
@@ -312,7 +461,10 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
     ``k`` worker processes (spawned), which write into shared memory.
     ``copy=False`` returns the buffers themselves (overwritten by the next
     step) instead of copies. ``seed`` seeds the first :meth:`reset` when it
-    is given none.
+    is given none. ``fast_path=False`` plays every action through
+    ``Match.apply`` and numbers every mask from ``Match.legal_actions``, as
+    :class:`~chinchon.env.raw_env` does: the same games, slower (what the
+    fast path is tested against).
 
     Seeds: ``reset(seed=s)`` plays ``Match(players, rules, seed=s + i)`` in
     game ``i``; each game's next match (after an autoreset) takes the seed
@@ -340,6 +492,7 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         workers: int = 0,
         copy: bool = True,
         seed: int | None = None,
+        fast_path: bool = True,
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise EnvError(N_("num_envs: expected a positive whole number, got {value}"), value=repr(num_envs))
@@ -358,7 +511,9 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
             )
         for name in set(names):
             make_bot(name)  # an unknown bot is refused here, not in a worker
-        self.config = _Config(_rules_of(rules), players, seat, names, reward, bool(interactive_showdown), max_turns)
+        self.config = _Config(
+            _rules_of(rules), players, seat, names, reward, bool(interactive_showdown), max_turns, bool(fast_path)
+        )
         self.num_envs = num_envs
         self.workers = min(workers, num_envs)
         self.copy = copy

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from chinchon import Close, Discard, Draw, Rules
+from chinchon import Close, Discard, Draw, Match, Rules
 from chinchon.actions import Action
 from chinchon.deal import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal
 from chinchon.observation import Phase
@@ -122,3 +122,53 @@ def test_the_seats_after_a_seat_follow_the_playing_order() -> None:
     assert deal.seats_after(0) == [2, 3]
     with pytest.raises(RulesError, match="seat 1 does not play in this deal"):
         deal.seats_after(1)
+
+
+MATCH_RULES = [
+    Rules(),
+    Rules.preset("clasico"),
+    Rules.preset("online"),
+    Rules(max_reshuffles=0, limit=30, reentry="unlimited"),
+    Rules(decks=2, jokers=2, wild_ace_of_oros=True, forbid_rediscard=True),
+]
+
+
+@pytest.mark.parametrize("rules", MATCH_RULES, ids=lambda r: r.as_text()[0] + " " + " ".join(r.as_text()[1]))
+def test_a_match_plays_its_moves_as_it_applies_their_actions(rules: Rules) -> None:
+    """Match.play(move) is Match.apply(the move's action): the same log, deal histories, events, observations and
+    totals, void deals, closes (the option with the fewest loose points) and the next deals included; moves() lists
+    nothing while a re-entry is decided, in a showdown or once the match is over."""
+    moves_played = decided = ended = 0
+    for seed in range(12):
+        players = 2 + seed % 3
+        fast, checked = Match(players, rules, seed=seed), Match(players, rules, seed=seed)
+        choose = random.Random(seed)
+        for _ in range(1500):
+            if checked.over:
+                break
+            moves = fast.moves()
+            if checked.reentry_pending or checked.deal.phase is Phase.SHOWDOWN:
+                assert moves == []
+                decided += 1
+                action = choose.choice(checked.legal_actions())
+                fast.apply(action)
+                checked.apply(action)
+                continue
+            closes = [move for move in moves if move >= CLOSE]
+            move = closes[0] if closes and choose.random() < 0.6 else choose.choice(moves)
+            fast.play(move)
+            checked.apply(_action(checked.deal, move))
+            moves_played += 1
+            assert fast.events() == checked.events()
+        if fast.over:
+            assert fast.moves() == []
+            ended += 1
+        assert fast.log == checked.log
+        assert fast.scores == checked.scores
+        assert [deal.history for deal in fast.deals] == [deal.history for deal in checked.deals]
+        assert fast.all_events() == checked.all_events()
+        assert fast.record() == checked.record()
+        for seat in range(players):
+            assert fast.observation(seat) == checked.observation(seat)
+    assert moves_played > 2000 and ended
+    assert decided or (rules.reentry == "none" and not rules.layoffs)

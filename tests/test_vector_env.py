@@ -19,6 +19,7 @@ import numpy as np
 from chinchon.actions import IllegalAction
 from chinchon.bots import BotError
 from chinchon.env import CARD_KINDS, CLOSE, BotOpponentsEnv, EnvError, encode_observation
+from chinchon.rules import Rules
 from chinchon.vector_env import BotOpponentsVectorEnv
 
 
@@ -83,6 +84,50 @@ def test_each_game_plays_as_bot_opponents_env(kwargs: dict[str, Any]) -> None:
         match = vector.match(i)
         assert np.array_equal(observations["observation"][i], encode_observation(match.observation(vector.config.seat)))
     vector.close()
+
+
+FAST_PATH_CASES = [
+    ("fournier", 2, "random", {"reward": "match"}),
+    ("clasico", 3, ["random", "simple"], {"reward": "hand"}),
+    ("online", 2, "random", {"reward": "hand"}),
+    ("polaco", 3, "random", {"reward": "match", "interactive_showdown": True}),
+    (Rules(max_reshuffles=0, limit=30, reentry="unlimited"), 3, "random", {"reward": "hand"}),
+    (Rules(decks=2, jokers=2, wild_ace_of_oros=True, forbid_rediscard=True), 2, "random", {"reward": "match"}),
+    ("fournier", 2, "simple", {"reward": "hand", "seat": 1}),
+]
+
+
+@pytest.mark.parametrize(("rules", "players", "opponents", "kwargs"), FAST_PATH_CASES)
+def test_the_fast_path_plays_the_same_games_as_the_checked_path(
+    rules: Rules | str, players: int, opponents: str | list[str], kwargs: dict[str, Any]
+) -> None:
+    """fast_path=True (integer moves, masks from the move list, the random bot without legal actions) gives the
+    same observations, masks, rewards, ends and seeds at every step as fast_path=False (Match.apply and
+    legal_actions everywhere), and the matches keep the same records and events; over every preset, house rules
+    with void deals and re-entries, two decks and wild cards, seeded bots."""
+    games = 6
+    fast, checked = (
+        BotOpponentsVectorEnv(games, rules, players, opponents, max_turns=250, fast_path=fast, **kwargs)
+        for fast in (True, False)
+    )
+    observations, _ = fast.reset(seed=11)
+    expected, _ = checked.reset(seed=11)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for step in range(500):
+        for name in ("observation", "action_mask"):
+            assert np.array_equal(observations[name], expected[name]), (name, step)
+        actions = learner_actions(observations["action_mask"], rng)
+        observations, rewards, terminated, truncated, _ = fast.step(actions)
+        expected, expected_rewards, expected_terminated, expected_truncated, _ = checked.step(actions)
+        assert np.array_equal(rewards, expected_rewards), step
+        assert np.array_equal(terminated, expected_terminated) and np.array_equal(truncated, expected_truncated), step
+        assert np.array_equal(fast.seeds, checked.seeds)
+        ended += int((terminated | truncated).sum())
+    assert ended >= games
+    for game in range(games):
+        assert fast.match(game).record() == checked.match(game).record()
+        assert fast.match(game).all_events() == checked.match(game).all_events()
 
 
 def test_workers_step_the_same_games() -> None:

@@ -53,7 +53,7 @@ from chinchon.deal.hand import (
 )
 from chinchon.deal.showdown import _melds_take_layoffs, _Showdown, _split, _take_melds
 from chinchon.errors import N_, ChinchonError
-from chinchon.events import Discarded, Drew, StockRebuilt, YouDrew
+from chinchon.events import StockRebuilt
 from chinchon.melds import best_arrangement, closing_options, wild_layouts
 from chinchon.observation import DealResult, Observation, Phase, PublicObservation
 from chinchon.rules import Rules, RulesError
@@ -345,24 +345,31 @@ class Deal(_Showdown):
 
     def _step(self, seat: int, move: int) -> None:
         """:meth:`play` a draw or a discard and tell its events."""
+        sink = self._sink
+        if sink is None:
+            self.play(move)
+            return
+        if self._held:
+            self._flush()
         t = self._t
+        # A draw's or a discard's events are made once per seat and card; none waits for the seat to move after it.
+        stock_drew, pile_drew, you_drew, discarded = t.seat_events(seat)
         if move == MOVE_STOCK:
             stock = self._stock
             drawn = stock[-1] if stock else -1
             rebuilds = len(self.reshuffles)
             self.play(move)
             if len(self.reshuffles) > rebuilds:
-                self._tell(StockRebuilt(len(self._stock) + 1))
+                sink(StockRebuilt(len(self._stock) + 1))
                 drawn = t.id_of[self.reshuffles[-1][0]]
-            self._tell(Drew(seat, "stock", None))
-            self._tell(YouDrew(seat, t.card_of[drawn]))
+            sink(stock_drew)
+            sink(you_drew[drawn])
         elif move == MOVE_DISCARD_PILE:
             self.play(move)
-            self._tell(Drew(seat, "discard", t.card_of[self._taken[seat][-1]]))
+            sink(pile_drew[self._taken[seat][-1]])
         else:
             self.play(move)
-            self._tell(Discarded(seat, t.card_of[move]))
-        self._flush()
+            sink(discarded[move])
 
     # -- the fast path: every draw and discard step is here -----------------------------
 
@@ -628,8 +635,9 @@ class Deal(_Showdown):
         if self._reshuffle is not None:
             cards = [card_of[cid] for cid in self._pile]
             order = list(self._reshuffle(cards))
-            # Only a caller's reshuffle can lose or add cards; a shuffle here cannot.
-            if Counter(order) != Counter(cards):
+            # Only a caller's reshuffle can lose or add cards; a shuffle here cannot. Cards are interned: the same
+            # objects, as many times each, are the same cards (checked fast).
+            if sorted(map(id, order)) != sorted(map(id, cards)) and Counter(order) != Counter(cards):
                 raise ChinchonError(N_("the reshuffled stock is not the discard pile"))
             self.reshuffles.append(tuple(order))
             id_of = self._t.id_of
@@ -687,16 +695,20 @@ class Deal(_Showdown):
         if seat is None:
             texts, _ = self._histories(None)
             return PublicObservation(seat=None, hand=(), history=texts, legal_actions=(), **self._public_facts())
+        return self._seat_observation(seat)
+
+    def _seat_observation(self, seat: int, facts: dict[str, Any] | None = None) -> Observation:
+        """:meth:`observation` of a seat, with ``facts`` (a match's: its totals, the seat to move, the legal actions
+        while a re-entry is decided ...) in place of the deal's own, made at once."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
         texts, _ = self._histories(seat)
-        return Observation(
-            seat=seat,
-            hand=tuple(self.hand(seat)),
-            history=texts,
-            legal_actions=tuple(self.legal_actions()) if self.to_move == seat else (),
-            **self._public_facts(),
-        )
+        fields = self._public_facts()
+        if facts:
+            fields.update(facts)
+        if "legal_actions" not in fields:
+            fields["legal_actions"] = tuple(self.legal_actions()) if self.to_move == seat else ()
+        return Observation(seat=seat, hand=tuple(self.hand(seat)), history=texts, **fields)
 
 
 def check_seat(seat: object) -> None:

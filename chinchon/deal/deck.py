@@ -67,6 +67,9 @@ def stack_deck(
 
 
 def _check_deck(deck: list[Card], cards: list[Card], rules: Rules) -> None:
+    # Cards are interned: the same objects, as many times each, are the same cards (the common case, checked fast).
+    if len(deck) == len(cards) and sorted(map(id, deck)) == sorted(map(id, cards)):
+        return
     have, want = Counter(deck), Counter(cards)
     for card, count in have.items():
         if not isinstance(card, Card):
