@@ -6,6 +6,8 @@ import asyncio
 import copy
 import os
 import signal
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -111,9 +113,9 @@ def test_the_bots_pool_recovers_when_a_worker_dies() -> None:
 
     async def run() -> tuple[str, str]:
         first, _ = await pool.choose("simple", match.observation(seat), 60)
-        executor = pool._executor
-        assert executor is not None
-        for pid in list(executor._processes):  # type: ignore[attr-defined]
+        pids = pool.pids()
+        assert pids
+        for pid in pids:
             os.kill(pid, signal.SIGKILL)
         await asyncio.sleep(0.5)
         second, _ = await pool.choose("simple", match.observation(seat), 60)
@@ -131,3 +133,35 @@ def test_a_language_tag_longer_than_the_store_keeps_is_refused() -> None:
     with pytest.raises(ValidationError):
         CreateRoom.model_validate({"name": "Ana", "lang": "x" * 9})
     assert CreateRoom.model_validate({"name": "Ana", "lang": "pt-BR"}).lang == "pt-BR"
+
+
+def _fail(message: str) -> None:
+    raise ValueError(message)
+
+
+def test_the_bots_pool_runs_no_thread_in_the_servers_process_and_survives_errors_and_deadlines() -> None:
+    from chinchon.match import Match
+
+    match = Match(["Ana", "Bot"], seed=5)
+    seat = match.to_move
+    assert seat is not None
+    pool = BotPool(2, "process")
+    before = threading.active_count()
+
+    async def run() -> tuple[int, str]:
+        threads = 0
+        with pytest.raises(ValueError, match="told to fail"):
+            await pool.run(_fail, "told to fail")
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(pool.run(time.sleep, 2.0), 0.05)
+        for _ in range(4):
+            chosen, _ = await pool.choose("simple", match.observation(seat), 60)
+            threads = max(threads, threading.active_count())
+        return threads, chosen
+
+    try:
+        threads, chosen = asyncio.run(run())
+    finally:
+        pool.close()
+    assert threads == before, "a thread ran beside the event loop for the bots"
+    assert chosen in {str(action) for action in match.legal_actions()}
