@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -96,23 +98,27 @@ def test_a_refused_append_fails_alone_in_its_batch(db: str) -> None:
     asyncio.run(run())
 
 
-def hold_the_write_lock(path: str) -> sqlite3.Connection:
-    """Another connection (another process, or the store's own async one) in the middle of a write."""
-    other = sqlite3.connect(path, isolation_level=None, timeout=0)
-    other.execute("BEGIN IMMEDIATE")
-    other.execute("UPDATE rooms SET updated = 1")
-    return other
+@contextlib.asynccontextmanager
+async def locked_store(path: str, code: str) -> AsyncIterator[tuple[Store, sqlite3.Connection]]:
+    """A store on a SQLite file with room ``code``, and another connection (another process, or the store's own
+    async one) in the middle of a write: the caller ends it (``COMMIT`` or ``ROLLBACK``) and closes it."""
+    store = Store(f"sqlite+aiosqlite:///{path}")
+    await store.open()
+    try:
+        await store.create_room(room_row(code))
+        other = sqlite3.connect(path, isolation_level=None, timeout=0)
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("UPDATE rooms SET updated = 1")
+        yield store, other
+    finally:
+        await store.close()
 
 
 def test_an_append_waits_for_a_write_lock_held_elsewhere_without_stopping_the_loop(tmp_path: Path) -> None:
     path = str(tmp_path / "locked.db")
 
     async def run() -> None:
-        store = Store(f"sqlite+aiosqlite:///{path}")
-        await store.open()
-        try:
-            await store.create_room(room_row("LOCKED"))
-            other = hold_the_write_lock(path)
+        async with locked_store(path, "LOCKED") as (store, other):
             append = asyncio.create_task(store.append("LOCKED", EventRow(1, 1, "action", 0, "move 1", 1.0)))
             ticks = 0
             for _ in range(20):
@@ -126,8 +132,6 @@ def test_an_append_waits_for_a_write_lock_held_elsewhere_without_stopping_the_lo
             row = await store.load_room("LOCKED")
             assert row is not None and [(e.n, e.data) for e in row.events] == [(1, "move 1")]
             assert row.last_event == 1
-        finally:
-            await store.close()
 
     asyncio.run(run())
 
@@ -139,11 +143,7 @@ def test_an_append_fails_with_a_clear_error_if_the_lock_stays_held_and_nothing_i
     monkeypatch.setattr(store_module, "BUSY_SECONDS", 0.2)
 
     async def run() -> None:
-        store = Store(f"sqlite+aiosqlite:///{path}")
-        await store.open()
-        try:
-            await store.create_room(room_row("STUCK"))
-            other = hold_the_write_lock(path)
+        async with locked_store(path, "STUCK") as (store, other):
             with pytest.raises(StoreError, match=r"busy for 0\.2 seconds"):
                 await store.append("STUCK", EventRow(1, 1, "action", 0, "move 1", 1.0))
             other.execute("ROLLBACK")
@@ -151,8 +151,6 @@ def test_an_append_fails_with_a_clear_error_if_the_lock_stays_held_and_nothing_i
             await store.append("STUCK", EventRow(1, 1, "action", 0, "move 1 again", 2.0))
             row = await store.load_room("STUCK")
             assert row is not None and [(e.n, e.data) for e in row.events] == [(1, "move 1 again")]
-        finally:
-            await store.close()
 
     asyncio.run(run())
 
@@ -172,11 +170,7 @@ def test_a_batch_that_finds_the_lock_held_too_long_fails_whole_not_append_by_app
     monkeypatch.setattr(Store, "_try_inline", counted)
 
     async def run() -> None:
-        store = Store(f"sqlite+aiosqlite:///{path}")
-        await store.open()
-        try:
-            await store.create_room(room_row("STUCK"))
-            other = hold_the_write_lock(path)
+        async with locked_store(path, "STUCK") as (store, other):
             results = await asyncio.gather(
                 *(store.append("STUCK", EventRow(n, 1, "action", 0, f"move {n}", 1.0)) for n in range(1, 6)),
                 return_exceptions=True,
@@ -185,7 +179,5 @@ def test_a_batch_that_finds_the_lock_held_too_long_fails_whole_not_append_by_app
             other.close()
             assert [type(result) for result in results] == [StoreError] * 5
             assert set(sizes) == {5}
-        finally:
-            await store.close()
 
     asyncio.run(run())

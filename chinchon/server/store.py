@@ -18,6 +18,7 @@ import contextlib
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,22 +178,18 @@ class RoomRow:
     seeds: dict[int, str] = field(default_factory=dict)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
-    # WAL survives a killed process with every committed transaction; NORMAL skips an fsync per commit.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
+def _sqlite_pragmas(busy_ms: int) -> Callable[[Any, ConnectionPoolEntry], None]:
+    """A connection listener setting SQLite's journal and how long a connection waits for the write lock."""
 
+    def listener(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        # WAL survives a killed process with every committed transaction; NORMAL skips an fsync per commit.
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        cursor.close()
 
-def _sqlite_writer_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
-    # The appends' connection never waits for the write lock: it would stop the event loop (see Store).
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=0")
-    cursor.close()
+    return listener
 
 
 BUSY_SECONDS = 10.0
@@ -309,7 +306,7 @@ class Store:
         self._writer_engine: Engine | None = None
         if self.engine.dialect.name == "sqlite":
             sync: Engine = self.engine.sync_engine
-            event.listen(sync, "connect", _sqlite_pragmas)
+            event.listen(sync, "connect", _sqlite_pragmas(5000))
             database = self.engine.url.database
             if database and database != ":memory:" and not database.startswith("file:"):
                 self._writer_engine = create_engine(
@@ -318,7 +315,8 @@ class Store:
                     isolation_level="AUTOCOMMIT",
                     connect_args={"check_same_thread": False, "timeout": 0},
                 )
-                event.listen(self._writer_engine, "connect", _sqlite_writer_pragmas)
+                # The appends' connection never waits for the write lock: it would stop the event loop.
+                event.listen(self._writer_engine, "connect", _sqlite_pragmas(0))
 
     async def open(self) -> None:
         """Bring the database's schema up to date (Alembic's migrations; see :mod:`chinchon.server.migrations`)."""
