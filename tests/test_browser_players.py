@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from collections.abc import Coroutine, Iterator
 from typing import Any
 
@@ -85,6 +86,10 @@ def test_an_accounts_seat_opens_in_a_second_browser_after_logging_in_there(serve
         assert laptop.page.query_selector("[data-action=take-seat]") is None
         assert laptop.page.evaluate(f"localStorage.getItem('chinchon.seat.{code}')") is None
         assert laptop.page.query_selector("[data-action=start]") is not None  # the creator's own controls
+        # Both browsers' sockets count once their hello is through; the pages may show the room just before.
+        deadline = time.monotonic() + 10
+        while room.seats[0].connections < 2 and time.monotonic() < deadline:
+            laptop.page.wait_for_timeout(50)
         assert room.seats[0].connections == 2
         _no_console_errors(phone, laptop)
     finally:
