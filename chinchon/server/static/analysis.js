@@ -78,7 +78,8 @@ function costGraph(doc, at, current, a) {
     total += d.cost || 0;
     const x = PAD + k * step;
     line.push(`${(x + bar / 2).toFixed(1)},${(H - PAD - (total / most) * (H - 2 * PAD)).toFixed(1)}`);
-    const top = d.mark === "best" && cost < 0.25 ? H - PAD - 2 : y(cost);
+    // Every bar keeps a few pixels, so a costly decision whose points cost rounds to nothing can still be seen and clicked.
+    const top = Math.min(y(cost), H - PAD - (d.mark === "best" ? 2 : 4));
     const ring = d.number === current ? " current" : "";
     const stepIndex = at.get(d.number);
     return `<rect x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${bar.toFixed(1)}" height="${(H - PAD - top).toFixed(1)}"`
