@@ -70,6 +70,9 @@ def test_the_replay_shows_each_decisions_mark_the_better_move_and_the_graph(serv
             (cls.replace(" current", ""), step) for cls, step in bars
         ]
         assert "decisions" in person.page.inner_text("[data-summary]")
+        # Every bar can be seen and clicked, a poor decision's however small its cost in points.
+        heights = person.page.evaluate("[...document.querySelectorAll('.cost-bar')].map((b) => b.getBBox().height)")
+        assert min(heights) >= 2 and all(h >= 4 for h, d in zip(heights, decisions, strict=True) if d["mark"] != "best")
         # A poor decision (random play makes some): a click on its bar steps there; its mark and the better move.
         poor = next(d for d in decisions if d["mark"] != "best")
         step = at[poor["number"]]
