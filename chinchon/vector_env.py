@@ -138,6 +138,8 @@ class _Game:
         self.results = 0
         self.done = True
         self.legal: dict[int, Action] | None = {}
+        self.marked: list[int] = []
+        """The numbers set in the mask."""
 
     def reset(self, seed: int) -> None:
         """Start the match of ``seed`` and play the bots up to the learner's first decision."""
@@ -198,23 +200,27 @@ class _Game:
         return reward, False, False
 
     def _play_bots(self, reward: float) -> tuple[float, bool, bool]:
+        """The bots' turns up to the learner's next decision (or the end)."""
         match = self.match
         assert match is not None
         seat = self.config.seat
-        rng = self.rng
         while (mover := match.to_move) != seat:
             assert mover is not None
-            bot = self.bots[mover]
-            if type(bot) is RandomBot:
-                # RandomBot reads nothing but the legal actions: the same choice, without building the observation.
-                action = rng.choice(match.legal_actions())
-            else:
-                view = match.observation(mover)
-                action = bot.choose(view, view.legal_actions, rng)
-            reward, terminated, truncated = self._apply(action, reward)
+            reward, terminated, truncated = self._bot_turn(match, mover, reward)
             if terminated or truncated:
                 return reward, terminated, truncated
         return reward, False, False
+
+    def _bot_turn(self, match: Match, mover: int, reward: float) -> tuple[float, bool, bool]:
+        """One bot's action, played."""
+        bot = self.bots[mover]
+        if type(bot) is RandomBot:
+            # RandomBot reads nothing but the legal actions: the same choice, without building the observation.
+            action = self.rng.choice(match.legal_actions())
+        else:
+            view = match.observation(mover)
+            action = bot.choose(view, view.legal_actions, self.rng)
+        return self._apply(action, reward)
 
     def _finish(self, reward: float, terminated: bool, truncated: bool) -> None:
         """Write the learner's observation, mask, reward and ends into the game's row."""
@@ -226,19 +232,22 @@ class _Game:
         self.truncations[row] = truncated
         self.encoder.follow(match)
         mask = self.mask
-        size = self.size
-        assert self.legal is not None
-        for index in self.legal:
-            if index < size:
-                mask[index] = 0
+        for index in self.marked:
+            mask[index] = 0
         if terminated or truncated:
             self.done = True
             self.legal = {}
+            self.marked = []
             return
+        self.marked = marked = self._mark(match)
+        for index in marked:
+            mask[index] = 1
+
+    def _mark(self, match: Match) -> list[int]:
+        """The learner's legal action numbers (kept in :attr:`legal` as needed to play them), those of the mask."""
         self.legal = legal = _numbered(match.legal_actions())
-        for index in legal:
-            if index < size:
-                mask[index] = 1
+        size = self.size
+        return [index for index in legal if index < size]
 
 
 @functools.cache
@@ -274,8 +283,6 @@ class _FastGame(_Game):
         super().__init__(config, number, buffers, row)
         self.move_of, self.number_of = _move_numbers(config.rules)
         self.random = {s: type(bot) is RandomBot for s, bot in self.bots.items()}
-        self.marked: list[int] = []
-        """The numbers set in the mask."""
 
     def step(self, index: int) -> None:
         """Play the learner's action number, then the bots' up to its next decision; or start again when done."""
@@ -310,57 +317,22 @@ class _FastGame(_Game):
             return reward, False, True
         return reward, False, False
 
-    def _play_bots(self, reward: float) -> tuple[float, bool, bool]:
-        match = self.match
-        assert match is not None
-        seat = self.config.seat
-        rng = self.rng
-        while (mover := match.to_move) != seat:
-            assert mover is not None
-            if self.random[mover]:
-                moves = match.moves()
-                if moves and moves[-1] < MOVE_CLOSE:
-                    # Without a close the moves are the legal actions, in the same order: the same choice.
-                    reward, terminated, truncated = self._play(rng.choice(moves), reward)
-                else:
-                    reward, terminated, truncated = self._apply(rng.choice(match.legal_actions()), reward)
-            else:
-                view = match.observation(mover)
-                action = self.bots[mover].choose(view, view.legal_actions, rng)
-                reward, terminated, truncated = self._apply(action, reward)
-            if terminated or truncated:
-                return reward, terminated, truncated
-        return reward, False, False
+    def _bot_turn(self, match: Match, mover: int, reward: float) -> tuple[float, bool, bool]:
+        if self.random[mover]:
+            moves = match.moves()
+            if moves and moves[-1] < MOVE_CLOSE:
+                # Without a close the moves are the legal actions, in the same order: the same choice.
+                return self._play(self.rng.choice(moves), reward)
+        return super()._bot_turn(match, mover, reward)
 
-    def _finish(self, reward: float, terminated: bool, truncated: bool) -> None:
-        """Write the learner's observation, mask, reward and ends into the game's row."""
-        match = self.match
-        assert match is not None
-        row = self.row
-        self.rewards[row] = reward
-        self.terminations[row] = terminated
-        self.truncations[row] = truncated
-        self.encoder.follow(match)
-        mask = self.mask
-        for index in self.marked:
-            mask[index] = 0
-        if terminated or truncated:
-            self.done = True
-            self.legal = {}
-            self.marked = []
-            return
+    def _mark(self, match: Match) -> list[int]:
         moves = match.moves()
-        if moves:
-            number_of = self.number_of
-            self.marked = marked = [number_of[move + 2] for move in moves]
-            self.legal = None
-        else:
+        if not moves:
             # A re-entry decision or a showdown: numbered from the legal actions.
-            self.legal = legal = _numbered(match.legal_actions())
-            size = self.size
-            self.marked = marked = [index for index in legal if index < size]
-        for index in marked:
-            mask[index] = 1
+            return super()._mark(match)
+        number_of = self.number_of
+        self.legal = None
+        return [number_of[move + 2] for move in moves]
 
 
 class _Games:
