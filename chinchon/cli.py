@@ -79,6 +79,7 @@ COMMAND_ORDER = ("play", "replay", "analyze", "rules", "solve", "arena", "bench"
 
 PLACEHOLDERS = {
     "--bot-delay": "SECONDS",
+    "--bot-nice": "N",
     "--bot-workers": "N",
     "--budget": "SECONDS",
     "--connections-per-address": "N",
@@ -1182,6 +1183,16 @@ def serve(
         typer.Option("--origin", help="Another web origin allowed to open WebSockets (repeatable)."),
     ] = None,
     bot_workers: Annotated[int, typer.Option("--bot-workers", help="Processes the bots think in.")] = 2,
+    bot_nice: Annotated[
+        int,
+        typer.Option(
+            "--bot-nice",
+            min=0,
+            max=19,
+            help="How much lower the bot processes' scheduling priority is than the server's (0: the same),"
+            " so that people's moves are answered before bots think.",
+        ),
+    ] = 10,
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", help="Seconds a bot waits before it moves, so that people can follow.")
     ] = 0.5,
@@ -1278,7 +1289,7 @@ def serve(
     settings.rooms_per_minute, settings.lookups_per_minute = rooms_per_minute, lookups_per_minute
     settings.request_timeout, settings.hello_timeout = request_timeout, hello_timeout
     settings.connections_per_address, settings.https = connections_per_address, https
-    settings.gc_thaw = gc_thaw
+    settings.gc_thaw, settings.bot_nice = gc_thaw, bot_nice
     setup_logging(log_level, log_json)
     try:
         application = create_app(settings)

@@ -167,3 +167,13 @@ def test_the_collectors_thaw_is_an_option(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert code == 0 and [s.gc_thaw for s in given] == [ServerSettings().gc_thaw] == [600.0]
     code, given = serve(monkeypatch, tmp_path, "--gc-thaw", "-1")
     assert code == 2 and given == []
+
+
+def test_the_bots_priority_is_an_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    code, given = serve(monkeypatch, tmp_path, "--bot-nice", "3")
+    assert code == 0 and [s.bot_nice for s in given] == [3]
+    code, given = serve(monkeypatch, tmp_path)
+    assert code == 0 and [s.bot_nice for s in given] == [ServerSettings().bot_nice] == [10]
+    for bad in ("-1", "20"):
+        code, given = serve(monkeypatch, tmp_path, "--bot-nice", bad)
+        assert code == 2 and given == []

@@ -165,3 +165,27 @@ def test_the_bots_pool_runs_no_thread_in_the_servers_process_and_survives_errors
         pool.close()
     assert threads == before, "a thread ran beside the event loop for the bots"
     assert chosen in {str(action) for action in match.legal_actions()}
+
+
+def test_the_bots_think_below_the_servers_scheduling_priority() -> None:
+    from chinchon.match import Match
+    from chinchon.server.app import create_app
+
+    match = Match(["Ana", "Bot"], seed=5)
+    seat = match.to_move
+    assert seat is not None
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    pool = BotPool(1, "process", nice=5)
+
+    async def run() -> list[int]:
+        await pool.choose("simple", match.observation(seat), 60)
+        return [os.getpriority(os.PRIO_PROCESS, pid) for pid in pool.pids()]
+
+    try:
+        assert asyncio.run(run()) == [min(19, mine + 5)]
+    finally:
+        pool.close()
+    # The server's pools, the bots' and the analyses', take the setting (10 steps by default).
+    assert ServerSettings().bot_nice == 10
+    app = create_app(ServerSettings(db="sqlite+aiosqlite:///:memory:", bot_nice=7))
+    assert app.state.manager.pool.nice == 7 and app.state.analyses.pool.nice == 7

@@ -80,9 +80,12 @@ def _think(payload: bytes) -> tuple[str, float]:
     return str(action), time.perf_counter() - started
 
 
-def _serve(connection: multiprocessing.connection.Connection) -> None:
-    """A worker's life: run each ``(function, argument)`` it is sent, and send back ``(ok, result or error)``."""
+def _serve(connection: multiprocessing.connection.Connection, nice: int = 0) -> None:
+    """A worker's life: run each ``(function, argument)`` it is sent, and send back ``(ok, result or error)``;
+    ``nice`` steps below the server's scheduling priority."""
     _end_with_the_server()
+    if nice:
+        os.nice(nice)
     while True:
         try:
             function, argument = pickle.loads(connection.recv_bytes())
@@ -101,9 +104,9 @@ def _serve(connection: multiprocessing.connection.Connection) -> None:
 class _Worker:
     """One worker process, its end of the pipe, and the call it is running."""
 
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, nice: int = 0) -> None:
         self.connection, theirs = context.Pipe(duplex=True)
-        self.process = context.Process(target=_serve, args=(theirs,), daemon=True, name="chinchon-bot")
+        self.process = context.Process(target=_serve, args=(theirs, nice), daemon=True, name="chinchon-bot")
         self.process.start()
         theirs.close()
         self.call: asyncio.Future[Any] | None = None
@@ -112,8 +115,9 @@ class _Worker:
 class _PipePool:
     """Worker processes spoken to through pipes that the running event loop watches (``loop.add_reader``)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, nice: int = 0) -> None:
         self.size = workers
+        self.nice = nice
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
         self.waiting: collections.deque[tuple[bytes, asyncio.Future[Any]]] = collections.deque()
@@ -136,7 +140,7 @@ class _PipePool:
             if idle is None:
                 if len(self.workers) >= self.size:
                     return
-                idle = _Worker(self.context)
+                idle = _Worker(self.context, self.nice)
                 self.workers.append(idle)
                 self.loop.add_reader(idle.connection.fileno(), self._readable, idle)
             payload, future = self.waiting.popleft()
@@ -208,11 +212,13 @@ def _end_with_the_server() -> None:
 
 
 class BotPool:
-    """Runs bots' choices in worker processes (or threads, ``kind="thread"``)."""
+    """Runs bots' choices in worker processes (or threads, ``kind="thread"``), ``nice`` steps below the
+    server's scheduling priority (``os.nice``): a person's ack does not wait for a bot's thinking."""
 
-    def __init__(self, workers: int = 2, kind: str = "process") -> None:
+    def __init__(self, workers: int = 2, kind: str = "process", nice: int = 0) -> None:
         self.kind = kind
         self.workers = max(1, workers)
+        self.nice = nice
         self._executor: Executor | None = None
         self._pipes: _PipePool | None = None
 
@@ -225,7 +231,7 @@ class BotPool:
         if self.kind == "thread":
             return asyncio.get_running_loop().run_in_executor(self._pool(), function, argument)
         if self._pipes is None:
-            self._pipes = _PipePool(self.workers)
+            self._pipes = _PipePool(self.workers, self.nice)
         return self._pipes.submit(function, argument)
 
     def pids(self) -> list[int]:

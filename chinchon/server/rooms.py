@@ -85,6 +85,7 @@ class ServerSettings:
     origins: tuple[str, ...] = ()
     bot_workers: int = 2
     bot_pool: str = "process"
+    bot_nice: int = 10
     bot_deadline: float = 10.0
     max_frame: int = 8192
     rooms_per_minute: float = 10.0
