@@ -18,7 +18,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,6 +201,10 @@ class _Busy:
 
 
 _BUSY = _Busy()
+
+
+class _StayedBusy(Exception):
+    """The database's write lock stayed held elsewhere: a batch's appends are not at fault."""
 
 
 def _busy(exc: OperationalError) -> bool:
@@ -414,29 +418,37 @@ class Store:
     async def _write_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
-            if self._writer_engine is not None:
-                errors = await self._write_inline(batch)
-            else:
-                errors = await self._write_here(batch)
+            commit = self._commit_inline if self._writer_engine is not None else self._commit_here
+            errors = await self._write(batch, commit)
             for one, error in zip(batch, errors, strict=True):
                 _settle(one.done, error)
             # The appends made while this batch was written go together in the next one, a turn of the loop later.
             await asyncio.sleep(0)
 
-    async def _write_inline(self, batch: list[_Append]) -> list[BaseException | None]:
-        """Write a batch on the writer's connection, in one transaction (each append alone if that fails)."""
+    async def _write(
+        self, batch: list[_Append], commit: Callable[[list[_Append]], Awaitable[BaseException | None]]
+    ) -> list[BaseException | None]:
+        """Each append's error (``None`` once written): the batch in one transaction, each append alone if that
+        fails."""
+        error = await commit(batch)
+        if error is None:
+            return [None] * len(batch)
+        if isinstance(error, _StayedBusy):
+            # No append's fault: each alone would wait as long again.
+            return [StoreError(*error.args)] * len(batch)
+        if len(batch) == 1:
+            return [error]
+        return [(await self._write([one], commit))[0] for one in batch]
+
+    async def _commit_inline(self, batch: list[_Append]) -> BaseException | None:
+        """Write a batch on the writer's connection, in one transaction: ``None``, or the error that stopped it."""
         deadline = time.monotonic() + BUSY_SECONDS
         while isinstance(outcome := self._try_inline(batch), _Busy):
             if time.monotonic() > deadline:
-                # The appends are not at fault: each alone would wait as long again.
-                return [StoreError(f"the database stayed busy for {BUSY_SECONDS:g} seconds")] * len(batch)
+                return _StayedBusy(f"the database stayed busy for {BUSY_SECONDS:g} seconds")
             # Another connection is writing (a room created, a match recorded): it commits in its thread.
             await asyncio.sleep(0.002)
-        if outcome is None:
-            return [None] * len(batch)
-        if len(batch) == 1:
-            return [outcome]
-        return [(await self._write_inline([one]))[0] for one in batch]
+        return outcome
 
     def _try_inline(self, batch: list[_Append]) -> BaseException | _Busy | None:
         """Write a batch now if the database's write lock is free: ``None`` once committed, the error that
@@ -457,17 +469,16 @@ class Store:
                 return exc
         return None
 
-    async def _write_here(self, batch: list[_Append]) -> list[BaseException | None]:
-        """Write a batch on the event loop's connection, in one transaction (each append alone if that fails)."""
+    async def _commit_here(self, batch: list[_Append]) -> BaseException | None:
+        """Write a batch on the event loop's connection, in one transaction: ``None``, or the error that stopped
+        it."""
         try:
             async with self.engine.begin() as connection:
                 for statement, parameters in _statements(batch):
                     await connection.execute(statement, parameters)
         except Exception as exc:
-            if len(batch) == 1:
-                return [exc]
-            return [(await self._write_here([one]))[0] for one in batch]
-        return [None] * len(batch)
+            return exc
+        return None
 
     async def set_status(self, code: str, status: str) -> None:
         """Change a room's status (closing it, for one)."""
