@@ -214,8 +214,9 @@ def test_the_players_page_and_the_leaderboard_show_ratings(server: Running, brow
         person.page.wait_for_selector(".rating-chart svg circle")
         assert "rated" in person.page.inner_text(".games")
         person.open("/#/leaderboard")
-        person.page.wait_for_selector(".board tbody tr")
-        names = person.page.locator(".board tbody td a").all_inner_texts()
+        # The player's page has a table of the same class, linking to leaderboards: wait for links to players.
+        person.page.wait_for_selector(".board tbody td a[href^='#/player/']")
+        names = person.page.locator(".board tbody td a[href^='#/player/']").all_inner_texts()
         assert sorted(names) == ["Olga", "Pau"]
         width = person.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the leaderboard scrolls sideways: {width} px"
