@@ -1442,6 +1442,30 @@ def test_the_invite_page_shows_the_rooms_rules_before_one_sits_down(server: Runn
         bea.close()
 
 
+def test_a_seats_choice_survives_a_rules_choice_made_before_the_page_is_drawn_again(
+    server: Running, browser: Any
+) -> None:
+    person = Person(browser, server.base, DESKTOP)
+    try:
+        person.open("/")
+        person.page.wait_for_selector("select[name=seats]")
+        # Both choices in one task: no frame is drawn between them (a fast hand, or a test, does that).
+        person.page.evaluate(
+            """() => {
+              for (const [name, value] of [["seats", "3"], ["preset", "clasico"]]) {
+                const field = document.querySelector(`select[name=${name}]`);
+                field.value = value;
+                field.dispatchEvent(new Event("change", { bubbles: true }));
+              }
+            }"""
+        )
+        person.page.wait_for_function("document.querySelector('select[name=preset]').value === 'clasico'")
+        assert person.page.input_value("select[name=seats]") == "3"
+        _no_console_errors(person)
+    finally:
+        person.close()
+
+
 def _controls_fit(person: Person) -> list[str]:
     """What is wrong with the table's controls on the screen: a control cut, off the screen or on two lines, the
     bar's controls on two rows."""

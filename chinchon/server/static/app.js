@@ -758,8 +758,9 @@ const actions = {
   stopTips() {
     actions.setTips(false);
   },
+  /** Change the room form: ``changes``, or a function of the form as it is now (not as a render saw it). */
   setForm(changes) {
-    const form = { ...state.form, ...changes };
+    const form = { ...state.form, ...(typeof changes === "function" ? changes(state.form) : changes) };
     saved.set("form", form);
     update({ form });
   },

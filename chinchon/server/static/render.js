@@ -156,7 +156,8 @@ function home(s, a) {
       h("h2", null, _("A room for friends")),
       h("div", { class: "grid" },
         field(_("Rules"), select(f.preset, PRESETS.map((p) => [p, presetName(p)]),
-          (v) => a.setForm({ preset: v, seats: Math.min(f.seats, MAX_SEATS[v] || 4) }), "preset")),
+          // The seats as they are when the rules change: a choice made since the last render counts.
+          (v) => a.setForm((now) => ({ preset: v, seats: Math.min(now.seats, MAX_SEATS[v] || 4) })), "preset")),
         field(_("Seats"), select(f.seats, seatOptions, (v) => a.setForm({ seats: Number(v) }), "seats")),
         // The whole row: the level's line below its select would stretch the field beside it.
         h("label", { class: "field", style: "grid-column: 1 / -1" }, h("span", null, _("Bot level")),
