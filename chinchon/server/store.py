@@ -203,10 +203,6 @@ class _Busy:
 _BUSY = _Busy()
 
 
-class _StayedBusy(Exception):
-    """The database's write lock stayed held elsewhere: a batch's appends are not at fault."""
-
-
 def _busy(exc: OperationalError) -> bool:
     return getattr(exc.orig, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
@@ -433,9 +429,9 @@ class Store:
         error = await commit(batch)
         if error is None:
             return [None] * len(batch)
-        if isinstance(error, _StayedBusy):
-            # No append's fault: each alone would wait as long again.
-            return [StoreError(*error.args)] * len(batch)
+        if isinstance(error, StoreError):
+            # The lock stayed held elsewhere, no append's fault: each alone would wait as long again.
+            return [error] * len(batch)
         if len(batch) == 1:
             return [error]
         return [(await self._write([one], commit))[0] for one in batch]
@@ -445,7 +441,7 @@ class Store:
         deadline = time.monotonic() + BUSY_SECONDS
         while isinstance(outcome := self._try_inline(batch), _Busy):
             if time.monotonic() > deadline:
-                return _StayedBusy(f"the database stayed busy for {BUSY_SECONDS:g} seconds")
+                return StoreError(f"the database stayed busy for {BUSY_SECONDS:g} seconds")
             # Another connection is writing (a room created, a match recorded): it commits in its thread.
             await asyncio.sleep(0.002)
         return outcome
