@@ -48,31 +48,45 @@ def _action_steps(steps: list[dict[str, Any]], decisions: list[dict[str, Any]], 
     return at
 
 
+ATTEMPTS = 5
+"""Matches played until one has a poor decision of the seat: a short match of random moves may have none."""
+
+
 def test_the_replay_shows_each_decisions_mark_the_better_move_and_the_graph(server: Running, browser: Any) -> None:
-    game_id, replay = _run(_finished_game(server, "Lena"))
     person = Person(browser, server.base, DESKTOP)
     try:
-        person.open(f"/#/replay/{game_id}")
-        person.page.wait_for_selector("[data-analysis=none]")
-        person.page.select_option("select[name=analysis-seat]", "0")
-        person.page.click("[data-action=analyse]")
-        person.page.wait_for_selector("[data-analysis=done]", timeout=120_000)
-        analysis = httpx.get(f"{server.base}/api/games/{game_id}/analysis", params={"seat": 0}).json()["analysis"]
-        decisions = analysis["decisions"]
-        assert analysis["budget"]["playouts"] == PLAYOUTS
-        # The graph: one bar a decision, coloured by its mark.
-        assert person.page.get_attribute("[data-graph]", "data-graph") == str(len(decisions))
-        bars = person.page.evaluate(
-            "[...document.querySelectorAll('.cost-bar')].map((b) => [b.getAttribute('class'), b.dataset.step])"
-        )
-        at = _action_steps(replay["steps"], decisions, 0)
-        assert [(f"cost-bar mark-{d['mark']}", str(at[d["number"]])) for d in decisions] == [
-            (cls.replace(" current", ""), step) for cls, step in bars
-        ]
-        assert "decisions" in person.page.inner_text("[data-summary]")
-        # Every bar can be seen and clicked, a poor decision's however small its cost in points.
-        heights = person.page.evaluate("[...document.querySelectorAll('.cost-bar')].map((b) => b.getBBox().height)")
-        assert min(heights) >= 2 and all(h >= 4 for h, d in zip(heights, decisions, strict=True) if d["mark"] != "best")
+        for attempt in range(ATTEMPTS):
+            if attempt:
+                person.close()
+                person = Person(browser, server.base, DESKTOP)
+            game_id, replay = _run(_finished_game(server, f"Lena{attempt}"))
+            person.open(f"/#/replay/{game_id}")
+            person.page.wait_for_selector("[data-analysis=none]")
+            person.page.select_option("select[name=analysis-seat]", "0")
+            person.page.click("[data-action=analyse]")
+            person.page.wait_for_selector("[data-analysis=done]", timeout=120_000)
+            reply = httpx.get(f"{server.base}/api/games/{game_id}/analysis", params={"seat": 0})
+            analysis = reply.json()["analysis"]
+            decisions = analysis["decisions"]
+            assert analysis["budget"]["playouts"] == PLAYOUTS
+            # The graph: one bar a decision, coloured by its mark.
+            assert person.page.get_attribute("[data-graph]", "data-graph") == str(len(decisions))
+            bars = person.page.evaluate(
+                "[...document.querySelectorAll('.cost-bar')].map((b) => [b.getAttribute('class'), b.dataset.step])"
+            )
+            at = _action_steps(replay["steps"], decisions, 0)
+            assert [(f"cost-bar mark-{d['mark']}", str(at[d["number"]])) for d in decisions] == [
+                (cls.replace(" current", ""), step) for cls, step in bars
+            ]
+            assert "decisions" in person.page.inner_text("[data-summary]")
+            # Every bar can be seen and clicked, a poor decision's however small its cost in points.
+            heights = person.page.evaluate("[...document.querySelectorAll('.cost-bar')].map((b) => b.getBBox().height)")
+            assert min(heights) >= 2
+            assert all(h >= 4 for h, d in zip(heights, decisions, strict=True) if d["mark"] != "best")
+            if any(d["mark"] != "best" for d in decisions):
+                break
+        else:
+            raise AssertionError(f"none of {ATTEMPTS} matches of random moves had a poor decision")
         # A poor decision (random play makes some): a click on its bar steps there; its mark and the better move.
         poor = next(d for d in decisions if d["mark"] != "best")
         step = at[poor["number"]]
