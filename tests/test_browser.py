@@ -34,6 +34,10 @@ WAIT_MS = 60_000
 # No card moving on the page (motion.js names its animations; the page's CSS ones go on for ever).
 NO_MOTION = "() => !document.getAnimations().some((a) => a.id === 'motion')"
 MATCH_SECONDS = 240.0
+ACT_SECONDS = 15.0
+"""How long a move the page sent may take to show before the person looks again."""
+OFFERED_BY_MISTAKE = {"not_your_turn", "illegal_action", "bad_action", "wrong_status"}
+"""The server's refusals of a move the page should not have offered (a stale one is the table moving on)."""
 # Rule options for a match whose first round nobody may close: each person's first decision is a draw of the
 # first deal (else a bot moving first could close at once and leave the person a showdown, a new deal, or, in a
 # short match, the match over before the person drew).
@@ -86,7 +90,20 @@ class Person:
         self.errors: list[str] = []
         self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.refusals: list[str] = []
+        self.page.on("websocket", self._watch)
         self.timeout_error: type[Exception] = pytest.importorskip("playwright.sync_api").TimeoutError
+
+    def _watch(self, socket: Any) -> None:
+        """Keep the codes of the errors the server sends the page."""
+
+        def received(payload: str | bytes) -> None:
+            if isinstance(payload, str) and '"error"' in payload:
+                message = json.loads(payload)
+                if message.get("type") == "error":
+                    self.refusals.append(str(message.get("code")))
+
+        socket.on("framereceived", received)
 
     def open(self, path: str = "/") -> None:
         self.page.goto(self.base + path)
@@ -156,18 +173,25 @@ class Person:
         return True
 
     def _act(self, selector: str) -> str | None:
-        before = self.state()
+        before, refused = self.state(), len(self.refusals)
         # A deal's results may open over the table just now: then the loop comes back to it.
         if not self._click(selector):
             return None
         # The state the move made shows, or the deal's results it ended come in front of the table (the next deal
-        # waits behind them), or the match is over.
-        self.page.wait_for_function(
-            "([before]) => { const s = document.querySelector('.status'); "
-            "return !s || Number(s.dataset.state) !== before"
-            " || document.querySelector('[data-over], .sheet.result'); }",
-            arg=[before],
-        )
+        # waits behind them), or the match is over. A click the page could not send (its socket closing just then:
+        # it says so and reconnects) changes nothing: then nothing was done, and the loop looks again.
+        try:
+            self.page.wait_for_function(
+                "([before]) => { const s = document.querySelector('.status'); "
+                "return !s || Number(s.dataset.state) !== before"
+                " || document.querySelector('[data-over], .sheet.result'); }",
+                arg=[before],
+                timeout=ACT_SECONDS * 1000,
+            )
+        except self.timeout_error:
+            wrong = [code for code in self.refusals[refused:] if code in OFFERED_BY_MISTAKE]
+            assert not wrong, f"the server refused the move the page offered ({selector}): {wrong}"
+            return None
         return selector
 
 
