@@ -1231,8 +1231,8 @@ def serve(
             "--gc-thaw",
             min=0,
             max=86400,
-            help="Seconds between full garbage collections that look at every long-lived object"
-            " (0: all of them, every time; slower to answer with many rooms).",
+            help="Seconds between full garbage collections that look at every long-lived object (0: the collector"
+            " sees them all, every time; slower to answer with many rooms).",
         ),
     ] = 600.0,
     https: Annotated[

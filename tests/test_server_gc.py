@@ -1,4 +1,5 @@
-"""The server keeps the garbage collector's full collections short: survivors are frozen, and thawed in time."""
+"""The server keeps the garbage collector's pauses short: the survivors of every collection are frozen, and thawed
+in time."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def clean_collector() -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("clean_collector")
-def test_a_full_collection_freezes_its_survivors_and_a_thaw_hands_them_back() -> None:
+def test_a_full_collection_freezes_its_survivors_and_a_thaw_collects_them_once() -> None:
     metrics = Metrics()
     watch = GcWatch(metrics, freeze=True)
     watch.install()
@@ -48,22 +49,30 @@ def test_a_full_collection_freezes_its_survivors_and_a_thaw_hands_them_back() ->
         assert gc.get_freeze_count() >= len(survivors)
         assert sample(metrics, "chinchon_gc_frozen_objects") == gc.get_freeze_count()
         assert sample(metrics, "chinchon_gc_pause_seconds_count", {"generation": "2"}) == 1
-        watch.thaw()
-        assert gc.get_freeze_count() == 0
+        survivors.append([-1])
+        watch.thaw()  # handed back, collected at once, and what survives frozen again
         assert sample(metrics, "chinchon_gc_thaws_total") == 1
+        assert sample(metrics, "chinchon_gc_pause_seconds_count", {"generation": "2"}) == 2
+        assert gc.get_freeze_count() >= len(survivors)
+        assert not any(o is survivors[-1] for g in range(3) for o in gc.get_objects(g))
     finally:
         watch.remove()
 
 
 @pytest.mark.usefixtures("clean_collector")
-def test_a_young_collection_freezes_nothing_and_without_freeze_nothing_is_frozen() -> None:
+def test_every_collection_freezes_its_survivors_and_without_freeze_nothing_is_frozen() -> None:
     metrics = Metrics()
-    for freeze, generation in ((True, 0), (True, 1), (False, 2)):
+    for freeze, generation in ((True, 0), (True, 1), (True, 2), (False, 0), (False, 2)):
+        gc.unfreeze()
+        survivor = [Node()]
         watch = GcWatch(metrics, freeze=freeze)
         watch.install()
         try:
             gc.collect(generation)
-            assert gc.get_freeze_count() == 0, (freeze, generation)
+            assert (gc.get_freeze_count() >= 1) is freeze, (freeze, generation)
+            # Frozen, the survivor is in none of the generations the collector looks at.
+            seen = any(o is survivor for g in range(3) for o in gc.get_objects(g))
+            assert gc.is_tracked(survivor) and seen is not freeze, (freeze, generation)
         finally:
             watch.remove()
 
@@ -81,9 +90,10 @@ def test_a_cycle_frozen_and_dropped_is_collected_once_thawed() -> None:
         del a, b
         gc.collect()
         assert alive() is not None  # frozen: out of the collector's sight
+        gc.collect(0)
+        assert alive() is not None
         before = sample(metrics, "chinchon_gc_collected_objects_total", {"generation": "2"})
-        watch.thaw()
-        gc.collect()
+        watch.thaw()  # collects: the older generations never come due while every collection freezes
         assert alive() is None
         assert sample(metrics, "chinchon_gc_collected_objects_total", {"generation": "2"}) >= before + 2
     finally:
