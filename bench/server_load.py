@@ -3,14 +3,16 @@
 The script starts ``python -m chinchon serve`` on a free port of 127.0.0.1
 with a temporary SQLite database (``--db`` gives another URL), opens
 ``--rooms`` rooms of ``--seats`` seats at ``--open-rate`` rooms a second,
-half of the seats people and the rest ``medium`` bots (the room's bot
-level), and starts every match. Each person is a WebSocket client
+half of the seats people and the rest ``strong`` bots (greedy, the room's
+bot level), and starts every match. Each person is a WebSocket client
 (:class:`chinchon.server.client.Client`) that, on its turn, waits a think
 time (uniform between 0.75 and 1.25 times ``--think`` seconds) and plays a
 random legal action, a close whenever it may close; a finished match gets a
 rematch. The clients run in ``--clients`` processes, each with one event
-loop. Once every room is open, everyone plays for ``--seconds``; then the
-script prints:
+loop (uvloop's, as the server's). Once every room is open, everyone plays;
+the first turns of all rooms come due together, so the measure starts after
+``--warmup`` seconds of play and lasts ``--seconds``; then the script
+prints:
 
 - actions a second: the people's (acks received) and all of them (the
   server's ``chinchon_actions_total``, bots included);
@@ -24,14 +26,20 @@ script prints:
   the bot worker processes (the server's children) apart;
 - CPU used during the measured seconds (``utime + stime`` from
   ``/proc/PID/stat``) by the server process, by its bot workers and by the
-  client processes, in percent of one core; and the client loops' lag (how
-  late a 50 ms sleep wakes: a saturated client shows it);
+  client processes, in percent of one core, and the whole machine's, with
+  the time its host (a virtual machine's) took from it (``steal`` in
+  ``/proc/stat``); and the client loops' lag (how
+  late a 50 ms sleep wakes: a saturated client shows it) and the pauses of
+  their garbage collectors (each client freezes the survivors of every
+  collection, as the server does, so that its own pauses stay short);
 - the errors: typed errors and lost connections seen by the clients, and
   the server's ``chinchon_errors_total``;
 - the server's garbage collector: how many collections of each generation
   stopped it during the measured seconds, their total, and the longest
   pause of the run (``chinchon_gc_pause_seconds``, timed with
-  ``gc.callbacks``).
+  ``gc.callbacks``);
+- how long the server took to answer ``/metrics`` at the start and at the
+  end (a scrape holds the event loop while it is made).
 
 ``--server-cpus 0`` runs the server on the first core alone (``taskset``):
 how many rooms one process on one core holds. The clients speak protocol
@@ -42,7 +50,7 @@ Everything stays on 127.0.0.1, is bounded in rooms and seconds, and stops by
 itself: the server is stopped at the end whatever happens. Run it on an
 idle machine: the figures are times.
 
-Run: ``python bench/server_load.py [--rooms 100] [--seats 4] [--seconds 60] [--think 2] [--clients 2]
+Run: ``python bench/server_load.py [--rooms 100] [--seats 4] [--seconds 60] [--warmup 10] [--think 2] [--clients 2]
 [--server-cpus 0] [--serve-option=--gc-thaw=0]``.
 """
 
@@ -52,6 +60,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import multiprocessing
 import os
 import queue
@@ -129,6 +138,14 @@ def _rss(pid: int) -> int:
     return 0
 
 
+def _machine_ticks() -> tuple[int, int, int]:
+    """The machine's CPU time so far, in clock ticks: busy, idle (waiting for input or output too) and stolen
+    (the host ran something else while this machine had work: ``steal`` in ``/proc/stat``)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    user, nice, system, idle, iowait, irq, softirq, steal = fields
+    return user + nice + system + irq + softirq, idle + iowait, steal
+
+
 def _metric(text: str, name: str) -> float:
     """The sum of a Prometheus metric's samples (every label) in ``/metrics`` text."""
     total = 0.0
@@ -142,7 +159,9 @@ class Snapshot:
     """The server's counters and processes at one moment."""
 
     when: float
+    scrape: float
     server_ticks: int
+    machine_ticks: tuple[int, int, int]
     worker_ticks: dict[int, int]
     actions: float
     errors: float
@@ -153,10 +172,14 @@ class Snapshot:
 
     @classmethod
     def take(cls, pid: int, base: str) -> Snapshot:
+        asked = time.perf_counter()
         text = _get(f"{base}/metrics")
+        answered = time.perf_counter()
         return cls(
             time.monotonic(),
+            answered - asked,
             _cpu_ticks(pid),
+            _machine_ticks(),
             {child: _cpu_ticks(child) for child in _children(pid)},
             _metric(text, "chinchon_actions_total"),
             _metric(text, "chinchon_errors_total"),
@@ -207,6 +230,8 @@ class Tally:
     rematches: int = 0
     lags: list[float] = field(default_factory=list)
     cpu: float = 0.0
+    gc_paused: float = 0.0
+    gc_longest: float = 0.0
     rooms: int = 0
     closed: int = 0
 
@@ -275,15 +300,16 @@ async def _play(person: Person, think: float, start: float, end: float, tally: T
         if time.monotonic() >= end:
             break
         text = _choose(person.rng, view["game"]["legal_actions"])
+        sent_at = time.monotonic()
         sent = time.perf_counter()
         answer = await client.act(text)
         took = time.perf_counter() - sent
         if answer["type"] != "ack":
             tally.error(str(answer.get("code")))
             continue
-        if time.monotonic() >= start:
+        if sent_at >= start:
             tally.round_trips.append(took)
-            tally.sent.append(time.monotonic() - took - start)
+            tally.sent.append(sent_at - start)
         await client.wait_state(int(answer["state"]), timeout=60)
 
 
@@ -296,12 +322,35 @@ async def _keep_playing(person: Person, think: float, start: float, end: float, 
             tally.error(type(exc).__name__)
 
 
-async def _lag(end: float, tally: Tally) -> None:
-    """How late a 50 ms sleep wakes, until ``end``: the loop's own delay."""
-    while time.monotonic() < end:
-        before = time.perf_counter()
-        await asyncio.sleep(0.05)
-        tally.lags.append(time.perf_counter() - before - 0.05)
+async def _measure(start: float, end: float, tally: Tally) -> None:
+    """From ``start`` to ``end``: how late a 50 ms sleep wakes (the loop's own delay), the CPU the process used
+    and the pauses of its garbage collector, which freezes every collection's survivors from now on."""
+    pauses: list[float] = []
+    began = 0.0
+
+    def collecting(phase: str, _info: dict[str, int]) -> None:
+        nonlocal began
+        if phase == "start":
+            began = time.perf_counter()
+            return
+        if began >= start_perf:
+            pauses.append(time.perf_counter() - began)
+        gc.freeze()  # as the server does (chinchon.server.metrics.GcWatch): the next collection stays young
+
+    start_perf = time.perf_counter() + (start - time.monotonic())
+    gc.callbacks.append(collecting)
+    try:
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        cpu_before = time.process_time()
+        while time.monotonic() < end:
+            before = time.perf_counter()
+            await asyncio.sleep(0.05)
+            tally.lags.append(time.perf_counter() - before - 0.05)
+        tally.cpu = time.process_time() - cpu_before
+    finally:
+        gc.callbacks.remove(collecting)
+    tally.gc_paused = sum(pauses)
+    tally.gc_longest = max(pauses, default=0.0)
 
 
 async def _client_main(
@@ -323,15 +372,17 @@ async def _client_main(
         ready.put(os.getpid())
         if not await asyncio.to_thread(go.wait, args["open_timeout"]):
             return tally
-        # Everyone starts at go_at (monotonic clocks are shared by the processes of one machine).
-        start = go_at.value
+        # Everyone plays from go_at and is measured from start (monotonic clocks are shared by the processes of
+        # one machine): the first turns, due together once the rooms are open, are not a steady load.
+        start = go_at.value + args["warmup"]
         end = start + args["seconds"]
-        cpu_before = time.process_time()
-        lag = asyncio.create_task(_lag(end, tally))
+        # What the rooms' opening left behind stays for the run: the collector need not look at it again.
+        gc.collect()
+        gc.freeze()
+        measuring = asyncio.create_task(_measure(start, end, tally))
         await asyncio.gather(*(_keep_playing(p, args["think"], start, end, tally) for p in everyone))
         tally.closed = sum(1 for p in everyone if p.client.closed is not None)
-        await lag
-        tally.cpu = time.process_time() - cpu_before
+        await measuring
         return tally
     finally:
         await asyncio.gather(*(p.client.close() for p in everyone), return_exceptions=True)
@@ -341,7 +392,14 @@ def _client_process(
     base: str, ws: str, rooms: list[int], args: dict[str, Any], ready: Any, go: Any, go_at: Any, out: Any
 ) -> None:
     end_with_parent()  # a killed benchmark leaves no client behind
-    tally = asyncio.run(_client_main(base, ws, rooms, args, ready, go, go_at))
+    try:
+        import uvloop  # the server's loop too (Uvicorn's default when it is installed)
+
+        loop_factory: Any = uvloop.new_event_loop
+    except ImportError:
+        loop_factory = None
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        tally = runner.run(_client_main(base, ws, rooms, args, ready, go, go_at))
     out.put(dataclasses.asdict(tally))
 
 
@@ -367,6 +425,9 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=100, help="rooms open at once (1 to 2000)")
     parser.add_argument("--seats", type=int, default=4, help="seats a room (2 to 8); half of them people")
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds measured once every room is open (≤ 600)")
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds played before measuring (the first turns come together)"
+    )
     parser.add_argument("--think", type=float, default=2.0, help="a person's think time, in seconds (0.75-1.25×)")
     parser.add_argument("--clients", type=int, default=2, help="client processes (1 to 8)")
     parser.add_argument("--open-rate", type=float, default=20.0, help="rooms opened a second")
@@ -388,6 +449,8 @@ def main() -> None:
         parser.error("--rooms must be 1 to 2000, --seats 2 to 8 and --seconds above 0 and at most 600")
     if not 1 <= args.clients <= 8 or not 0 < args.open_rate <= 200 or not 0 <= args.think <= 60:
         parser.error("--clients must be 1 to 8, --open-rate above 0 and at most 200, --think 0 to 60")
+    if not 0 <= args.warmup <= 120:
+        parser.error("--warmup must be 0 to 120 seconds")
     clients = min(args.clients, args.rooms)
     port = _free_port()
     base, ws = f"http://{HOST}:{port}", f"ws://{HOST}:{port}/ws"
@@ -444,6 +507,7 @@ def main() -> None:
             "seats": args.seats,
             "think": args.think,
             "seconds": args.seconds,
+            "warmup": args.warmup,
             "clients": clients,
             "open_rate": args.open_rate,
             "seed": args.seed,
@@ -469,13 +533,14 @@ def main() -> None:
         # A little time for the first actions' bots and sockets to settle before measuring.
         go_at.value = time.monotonic() + 1.0
         go.set()
-        time.sleep(max(0.0, go_at.value - time.monotonic()))
-        before = Snapshot.take(server.pid, base)
         rss_open = _rss(server.pid)
+        start = go_at.value + args.warmup
+        time.sleep(max(0.0, start - time.monotonic()))
+        before = Snapshot.take(server.pid, base)
         peak = rss_open
         workers_rss = 0
-        while time.monotonic() < go_at.value + args.seconds:
-            time.sleep(min(1.0, max(0.0, go_at.value + args.seconds - time.monotonic())))
+        while time.monotonic() < start + args.seconds:
+            time.sleep(min(1.0, max(0.0, start + args.seconds - time.monotonic())))
             peak = max(peak, _rss(server.pid))
             workers_rss = max(workers_rss, sum(_rss(child) for child in _children(server.pid)))
         after = Snapshot.take(server.pid, base)
@@ -504,8 +569,12 @@ def main() -> None:
     rooms_open = sum(tally.rooms for tally in tallies)
     worker_ticks = sum(after.worker_ticks.get(pid, 0) - before.worker_ticks.get(pid, 0) for pid in after.worker_ticks)
     people = max(1, args.seats // 2) * rooms_open
+    busy, _idle, stolen = (a - b for a, b in zip(after.machine_ticks, before.machine_ticks, strict=True))
     print(f"rooms {rooms_open} of {args.rooms} opened in {opened:.1f} s; {args.seats} seats, {people} people")
-    print(f"measured {wall:.1f} s; think {args.think} s; {clients} client processes; bots medium")
+    print(
+        f"measured {wall:.1f} s after {args.warmup:g} s of play; think {args.think} s; {clients} client processes;"
+        " bots strong (greedy)"
+    )
     print(
         f"actions/s: people {len(trips) / wall:.1f}, all {(after.actions - before.actions) / wall:.1f}"
         f" (server's chinchon_actions_total); rematches {sum(t.rematches for t in tallies)}"
@@ -523,7 +592,9 @@ def main() -> None:
     print(
         f"CPU % of one core: server {(after.server_ticks - before.server_ticks) / TICK / wall * 100:.0f},"
         f" bot workers {worker_ticks / TICK / wall * 100:.0f},"
-        f" clients {sum(t.cpu for t in tallies) / wall * 100:.0f}"
+        f" clients {sum(t.cpu for t in tallies) / wall * 100:.0f};"
+        f" the machine's {os.cpu_count()} cores busy {busy / TICK / wall * 100:.0f}, stolen by its host"
+        f" {stolen / TICK / wall * 100:.0f}"
     )
     pairs = [(at, t) for tally in tallies for at, t in zip(tally.sent, tally.round_trips, strict=True)]
     slow = {int(at) for at, t in pairs if t > 0.05}
@@ -541,7 +612,11 @@ def main() -> None:
         )
         print(f"in the server (chinchon_action_round_trip_seconds, action read to ack queued), at most: {shares}")
     if lags:
-        print(f"client loop lag ms: p50 {statistics.median(lags) * 1000:.1f}  p99 {_percentile(lags, 0.99) * 1000:.1f}")
+        print(
+            f"client loop lag ms: p50 {statistics.median(lags) * 1000:.1f}  p99 {_percentile(lags, 0.99) * 1000:.1f}"
+            f"  max {lags[-1] * 1000:.1f}; client GC paused {sum(t.gc_paused for t in tallies) * 1000:.0f} ms"
+            f" in all, longest pause {max(t.gc_longest for t in tallies) * 1000:.1f} ms"
+        )
     collections = {g: after.gc_counts.get(g, 0.0) - before.gc_counts.get(g, 0.0) for g in ("0", "1", "2")}
     paused = {g: (after.gc_seconds.get(g, 0.0) - before.gc_seconds.get(g, 0.0)) * 1000 for g in ("0", "1", "2")}
     print(
@@ -549,6 +624,7 @@ def main() -> None:
         f" gen2 {collections['2']:.0f}; paused {sum(paused.values()):.0f} ms in all (gen0 {paused['0']:.0f},"
         f" gen1 {paused['1']:.0f}, gen2 {paused['2']:.0f}), longest pause {after.gc_longest * 1000:.1f} ms"
     )
+    print(f"a scrape of /metrics took {before.scrape * 1000:.1f} ms before and {after.scrape * 1000:.1f} ms after")
     shown = ", ".join(f"{code} {count}" for code, count in sorted(errors.items())) or "none"
     print(
         f"errors: clients {sum(errors.values())} ({shown}); sockets closed {closed};"

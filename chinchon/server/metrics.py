@@ -52,12 +52,6 @@ class Metrics:
         self.gc_thaws = Counter(
             "chinchon_gc_thaws", "Times the frozen survivors were handed back to the collector", registry=self.registry
         )
-        self.gc_frozen = Gauge(
-            "chinchon_gc_frozen_objects",
-            "Objects frozen out of the collector's way (gc.freeze)",
-            registry=self.registry,
-        )
-        self.gc_frozen.set_function(gc.get_freeze_count)
 
 
 class GcWatch:
