@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 from babel.messages.extract import extract
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -359,7 +360,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return room
         error: Refused | None = None
         try:
-            data = json.loads(text)
+            # orjson refuses nesting past 1,024 levels without recursing in Python: json.loads would recurse to the
+            # interpreter's limit, where a garbage collector's callback running then fails (RecursionError).
+            data = orjson.loads(text)
             # A lone surrogate (``"\ud800"``) is no text: it could not be sent back (a UnicodeEncodeError).
             json.dumps(data, ensure_ascii=False).encode("utf-8")
         except (ValueError, RecursionError):
@@ -591,7 +594,7 @@ def _given_id(raw: str | bytes | None) -> str | None:
     if raw is None or len(raw) > WS_FRAME_MAX:  # (a frame over the protocol's limit is still read)
         return None
     try:
-        return _id_of(json.loads(raw))
+        return _id_of(orjson.loads(raw))
     except (ValueError, RecursionError):
         return None
 
