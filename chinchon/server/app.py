@@ -7,7 +7,6 @@ import contextlib
 import functools
 import gc
 import html
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -360,12 +359,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return room
         error: Refused | None = None
         try:
-            # orjson refuses nesting past 1,024 levels without recursing in Python: json.loads would recurse to the
-            # interpreter's limit, where a garbage collector's callback running then fails (RecursionError).
+            # orjson refuses nesting past 1,024 levels without recursing in Python (json.loads recursed to the
+            # interpreter's limit, where a garbage collector's callback then failed), and refuses lone surrogates
+            # (``"\ud800"``), which could not be sent back.
             data = orjson.loads(text)
-            # A lone surrogate (``"\ud800"``) is no text: it could not be sent back (a UnicodeEncodeError).
-            json.dumps(data, ensure_ascii=False).encode("utf-8")
-        except (ValueError, RecursionError):
+        except ValueError:
             data = None
             error = Refused("bad_json", N_("the message is not JSON"))
         given_id = _id_of(data)
@@ -595,7 +593,7 @@ def _given_id(raw: str | bytes | None) -> str | None:
         return None
     try:
         return _id_of(orjson.loads(raw))
-    except (ValueError, RecursionError):
+    except ValueError:
         return None
 
 
