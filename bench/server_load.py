@@ -138,12 +138,12 @@ def _rss(pid: int) -> int:
     return 0
 
 
-def _machine_ticks() -> tuple[int, int, int]:
-    """The machine's CPU time so far, in clock ticks: busy, idle (waiting for input or output too) and stolen
-    (the host ran something else while this machine had work: ``steal`` in ``/proc/stat``)."""
+def _machine_ticks() -> tuple[int, int]:
+    """The machine's CPU time so far, in clock ticks: busy, and stolen (the host ran something else while this
+    machine had work: ``steal`` in ``/proc/stat``)."""
     fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
-    user, nice, system, idle, iowait, irq, softirq, steal = fields
-    return user + nice + system + irq + softirq, idle + iowait, steal
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return user + nice + system + irq + softirq, steal
 
 
 def _metric(text: str, name: str) -> float:
@@ -161,7 +161,7 @@ class Snapshot:
     when: float
     scrape: float
     server_ticks: int
-    machine_ticks: tuple[int, int, int]
+    machine_ticks: tuple[int, int]
     worker_ticks: dict[int, int]
     actions: float
     errors: float
@@ -333,11 +333,10 @@ async def _measure(start: float, end: float, tally: Tally) -> None:
         if phase == "start":
             began = time.perf_counter()
             return
-        if began >= start_perf:
+        if time.monotonic() >= start:
             pauses.append(time.perf_counter() - began)
         gc.freeze()  # as the server does (chinchon.server.metrics.GcWatch): the next collection stays young
 
-    start_perf = time.perf_counter() + (start - time.monotonic())
     gc.callbacks.append(collecting)
     try:
         await asyncio.sleep(max(0.0, start - time.monotonic()))
@@ -569,7 +568,7 @@ def main() -> None:
     rooms_open = sum(tally.rooms for tally in tallies)
     worker_ticks = sum(after.worker_ticks.get(pid, 0) - before.worker_ticks.get(pid, 0) for pid in after.worker_ticks)
     people = max(1, args.seats // 2) * rooms_open
-    busy, _idle, stolen = (a - b for a, b in zip(after.machine_ticks, before.machine_ticks, strict=True))
+    busy, stolen = (a - b for a, b in zip(after.machine_ticks, before.machine_ticks, strict=True))
     print(f"rooms {rooms_open} of {args.rooms} opened in {opened:.1f} s; {args.seats} seats, {people} people")
     print(
         f"measured {wall:.1f} s after {args.warmup:g} s of play; think {args.think} s; {clients} client processes;"
