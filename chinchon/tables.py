@@ -7,6 +7,8 @@ Built once per ``Rules`` value, in the per-rules cache (:mod:`chinchon.cache`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from chinchon.actions import Discard
 from chinchon.cache import per_rules
 from chinchon.cards import JOKER, Card
@@ -24,6 +26,7 @@ class Tables:
     """Per-rules numbering of cards: kinds ``0 .. 4R-1`` and the joker ``4R``."""
 
     def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         solver = solver_for(rules)
         self.solver = solver
         self.R = solver.R
@@ -52,6 +55,10 @@ class Tables:
         # For Deal.moves: the rules it asks on every move.
         self.forbid_rediscard = rules.forbid_rediscard
         self.close_on_first_turn = rules.close_on_first_turn
+
+    def __reduce__(self) -> tuple[Callable[[Rules], Tables], tuple[Rules]]:
+        # Pickled and deep-copied as the rules' tables (never changed in place): shared, not copied.
+        return (tables_for, (self.rules,))
 
     def seat_events(self, seat: int) -> SeatEvents:
         """The events of a seat's draws and discards, made once (events are frozen values): its draw from the

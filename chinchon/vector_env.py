@@ -30,7 +30,7 @@ import os
 import random
 import threading
 from collections.abc import MutableSequence, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal, cast
 
 try:
@@ -85,6 +85,10 @@ class _Config:
     interactive_showdown: bool
     max_turns: int | None
     fast_path: bool
+
+    def __reduce__(self) -> tuple[type[_Config], tuple[Any, ...]]:
+        # The compiled build's frozen classes refuse pickle's default, which sets the fields one by one.
+        return (_Config, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 @dataclass

@@ -169,7 +169,7 @@ def test_a_bool_or_a_float_is_no_meld_index_and_no_seat() -> None:
             deal.apply(bad)
     for seat in (True, 1.0):
         with pytest.raises(IllegalAction, match="seat: expected a seat number"):
-            deal.apply(LayOff(c("7♥"), 1), seat=seat)  # type: ignore[arg-type]
+            deal.apply(LayOff(c("7♥"), 1), seat=seat)
     deal.apply(LayOff(c("7♥"), 1), seat=1)
     assert str(deal.table[1]) == "[7♦ 7♠ 7♣ 7♥]"
 

@@ -44,6 +44,7 @@ from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff
 from chinchon.cards import Card
 from chinchon.deal.deck import _check_deck, stack_deck
 from chinchon.deal.hand import (
+    _BUILD,
     _UNTOLD,
     Reshuffle,
     Tell,
@@ -109,9 +110,6 @@ class Deal(_Showdown):
 
     __slots__ = ()
 
-    def __init__(self) -> None:
-        raise TypeError("build a deal with Deal.new(rules, players, ...)")
-
     @classmethod
     def new(
         cls,
@@ -159,7 +157,7 @@ class Deal(_Showdown):
         else:
             deck = list(deck)
             _check_deck(deck, cards, rules)
-        deal = object.__new__(cls)
+        deal = cls(_BUILD)
         deal._setup(rules, players, first, deck, rng, reshuffle, playing, decks)
         if tell is not None:
             deal._sink = tell
@@ -270,7 +268,7 @@ class Deal(_Showdown):
             return False
         return True
 
-    def check(self, action: Action, seat: int | None = None) -> None:
+    def check(self, action: Action, seat: object = None) -> None:
         """Refuse an action that is not legal for the seat to move (or for ``seat``, when given), saying why.
 
         Nothing is changed or copied. :meth:`is_legal` and :meth:`apply` check
@@ -284,22 +282,23 @@ class Deal(_Showdown):
         self._check_seat(seat)
         self._check(action)
 
-    def _check_seat(self, seat: int | None) -> None:
+    def _check_seat(self, seat: object) -> None:
+        # Seats are taken as any object: the compiled build reads a parameter typed int as a whole number, True
+        # as 1, and refuses a float with its own TypeError; a seat that is not an int is an IllegalAction.
         mover = self.to_move
-        if seat is not None and (seat != mover or type(seat) is not int):
+        if seat is not None and (type(seat) is not int or seat != mover):
             check_seat(seat)
             if mover is None:
                 raise IllegalAction(N_("the deal is over"))
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Play an action for the seat to move (or check that ``seat`` is that seat).
+    def apply(self, action: Action, seat: object = None) -> None:
+        """Play an action for the seat to move (or check that ``seat``, an int, is that seat).
 
         Raises:
             IllegalAction: the action is not legal here (see :meth:`check`); the message says why.
         """
-        if seat is not None:
-            self._check_seat(seat)
+        self._check_seat(seat)
         mover = self.to_move
         # The commonest actions, legal, are played at once: a discard of a card held (a kind mask; jokers are not
         # in _m1) but the one the rules keep (_kept), a draw from a stock that has cards or can be rebuilt, or from

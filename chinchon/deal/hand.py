@@ -28,6 +28,57 @@ Tell = Callable[[Event], None]
 """Who a deal tells its events to."""
 _UNTOLD: list[Event] = []
 """The events held by a deal that tells nobody: none, ever (nothing is told without a listener)."""
+_BUILD = object()
+"""The key a deal's constructor asks for: a deal is built by ``Deal.new``, a copy or a sample, never by hand."""
+_ATTRIBUTES = (
+    "_added",
+    "_at_close",
+    "_chinchon",
+    "_clean",
+    "_close_from",
+    "_discards",
+    "_face_down",
+    "_held",
+    "_jk",
+    "_kept",
+    "_last_draw",
+    "_m1",
+    "_m2",
+    "_next_seat",
+    "_passes",
+    "_pile",
+    "_public",
+    "_queue",
+    "_reshuffle",
+    "_rng",
+    "_run_adds",
+    "_show_round",
+    "_shown",
+    "_sink",
+    "_stock",
+    "_t",
+    "_taken",
+    "closer",
+    "deck",
+    "decks",
+    "first",
+    "history",
+    "phase",
+    "players",
+    "reshuffles",
+    "result",
+    "rules",
+    "seats",
+    "table",
+    "to_move",
+    "turn",
+)
+"""Every attribute of a deal: its slots, and what a pickle or a deep copy of it holds."""
+
+
+def _blank(cls: type[_Hands]) -> _Hands:
+    """A deal of this class with no attribute set yet (its pickle's state sets them)."""
+    return cls(_BUILD)
 
 
 class _PublicCache:
@@ -39,6 +90,18 @@ class _PublicCache:
         self.texts: list[tuple[int, str]] = []
         self.hidden: dict[int, str] = {}
         self.discards: list[tuple[int, Card]] = []
+
+    def __reduce__(self) -> tuple[type[_PublicCache], tuple[Any, ...], dict[str, Any]]:
+        return (
+            _PublicCache,
+            (self.history, self.discards_of),
+            {"texts": self.texts, "hidden": self.hidden, "discards": self.discards},
+        )
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.texts = state["texts"]
+        self.hidden = state["hidden"]
+        self.discards = state["discards"]
 
     def fits(self, history: list[tuple[int, Action]], discards: list[tuple[int, int]]) -> bool:
         """Whether these are still the lists the cache was made for, only grown since."""
@@ -54,49 +117,20 @@ class _Hands:
     """A deal's state and its bookkeeping (the base of :class:`chinchon.deal.Deal`)."""
 
     # Slots: a deal has more attributes than an instance dictionary keeps fast, and search reads them all the time.
-    __slots__ = (
-        "_added",
-        "_at_close",
-        "_chinchon",
-        "_clean",
-        "_close_from",
-        "_discards",
-        "_face_down",
-        "_held",
-        "_jk",
-        "_kept",
-        "_last_draw",
-        "_m1",
-        "_m2",
-        "_next_seat",
-        "_passes",
-        "_pile",
-        "_public",
-        "_queue",
-        "_reshuffle",
-        "_rng",
-        "_run_adds",
-        "_show_round",
-        "_shown",
-        "_sink",
-        "_stock",
-        "_t",
-        "_taken",
-        "closer",
-        "deck",
-        "decks",
-        "first",
-        "history",
-        "phase",
-        "players",
-        "reshuffles",
-        "result",
-        "rules",
-        "seats",
-        "table",
-        "to_move",
-        "turn",
-    )
+    __slots__ = _ATTRIBUTES
+
+    def __init__(self, key: object = None) -> None:
+        if key is not _BUILD:
+            raise TypeError("build a deal with Deal.new(rules, players, ...)")
+
+    def __reduce__(self) -> tuple[Callable[[type[_Hands]], _Hands], tuple[type[_Hands]], dict[str, Any]]:
+        # A deal pickles and deep-copies as its attributes: a deal is built only with its key, and the compiled
+        # build's classes would otherwise pickle in their own way.
+        return (_blank, (type(self),), {name: getattr(self, name) for name in _ATTRIBUTES})
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     rules: Rules
     players: int
@@ -274,7 +308,7 @@ class _Hands:
         With ``history`` false the copy starts an empty history, and its
         observations show only what happens after the copy: cheaper for search.
         """
-        other = object.__new__(type(self))
+        other = type(self)(_BUILD)
         # Shared: the rules, the tables and the values never changed in place.
         other.rules = self.rules
         other.players = self.players
@@ -453,7 +487,7 @@ class _Hands:
             raise ChinchonError(N_("the observation holds more cards than the deck"))
         unknown = list(pool.elements())
         rng.shuffle(unknown)
-        deal = object.__new__(cls)
+        deal = cls(_BUILD)
         deal.rules = rules
         deal.players = obs.players
         deal.first = obs.first

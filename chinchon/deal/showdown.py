@@ -151,7 +151,8 @@ class _Showdown(_Hands):
             raise IllegalAction(N_("show your melds first"))
         if isinstance(action, Pass):
             return
-        index = action.meld_index
+        # Read as any object: the compiled build reads an int field as a whole number, True as 1.
+        index: object = getattr(action, "meld_index")  # noqa: B009
         if type(index) is not int or not 0 <= index < len(self.table):
             raise IllegalAction(N_("there is no meld {index} on the table"), index=index)
         card = action.card
