@@ -27,6 +27,9 @@ figures, between runs. ``--profile`` prints where
 a step's time goes (cProfile, cumulative shares) for ``raw_env`` and for
 the vector environment.
 
+The first line names the modules that run compiled (the optional build of
+``CHINCHON_COMPILE=1``, docs/rl.md), or none.
+
 Run: ``python bench/env.py [--seconds S] [--repeat R] [--max-turns T] [--sizes 1,16,256] [--opponents B] [--profile]``
 (RLCard: ``pip install -e '.[bench]'``).
 """
@@ -49,6 +52,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chinchon.compiled import compiled_modules
 from chinchon.env import action_mask, encode_observation, env, raw_env
 from chinchon.vector_env import BotOpponentsVectorEnv
 
@@ -227,6 +231,8 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="profile raw_env and the vector environment")
     args = parser.parse_args()
     seed, turns = args.seed, args.max_turns
+    compiled = compiled_modules()
+    print(f"compiled modules: {', '.join(compiled) if compiled else 'none (pure Python)'}")
     configs: dict[str, Runner] = {}
     try:
         configs["RLCard gin-rummy"] = rlcard_runner(seed)
@@ -234,7 +240,12 @@ def main() -> None:
         print(f"RLCard: UNAVAILABLE ({error}); pip install -e '.[bench]'")
     configs["env() (PettingZoo wrappers)"] = aec_runner(lambda: env("fournier", 2, max_turns=turns), seed)
     configs["raw_env()"] = aec_runner(lambda: raw_env("fournier", 2, max_turns=turns), seed)
-    configs["raw_env(), whole encoding"] = aec_runner(lambda: whole_encoding_env("fournier", 2, max_turns=turns), seed)
+    if "chinchon.env" in compiled:
+        print("raw_env(), whole encoding: not measured (a compiled raw_env cannot be subclassed)")
+    else:
+        configs["raw_env(), whole encoding"] = aec_runner(
+            lambda: whole_encoding_env("fournier", 2, max_turns=turns), seed
+        )
     for games in (int(n) for n in args.sizes.split(",")):
         for workers in (0, 2):
             label = "1 process" if workers == 0 else "2 processes"
