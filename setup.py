@@ -6,6 +6,7 @@ same either way; see docs/rl.md, "A compiled build".
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 from setuptools import setup
@@ -24,6 +25,14 @@ COMPILED = [
 
 ext_modules = []
 if os.environ.get("CHINCHON_COMPILE") == "1":
+    # mypyc type-checks what it compiles: the environments' libraries must be importable at build time.
+    missing = [name for name in ("mypy", "numpy", "gymnasium", "pettingzoo") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise SystemExit(
+            f"CHINCHON_COMPILE=1 needs {', '.join(missing)} installed before the build: "
+            "pip install mypy 'setuptools>=77' numpy gymnasium pettingzoo, then "
+            "CHINCHON_COMPILE=1 pip install --no-build-isolation '.[rl]'"
+        )
     from mypyc.build import mypycify
 
     ext_modules = mypycify(COMPILED, opt_level="3")
