@@ -298,7 +298,8 @@ class Deal(_Showdown):
         Raises:
             IllegalAction: the action is not legal here (see :meth:`check`); the message says why.
         """
-        self._check_seat(seat)
+        if seat is not None:
+            self._check_seat(seat)
         mover = self.to_move
         # The commonest actions, legal, are played at once: a discard of a card held (a kind mask; jokers are not
         # in _m1) but the one the rules keep (_kept), a draw from a stock that has cards or can be rebuilt, or from
