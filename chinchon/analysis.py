@@ -314,22 +314,21 @@ def positions(record: Mapping[str, Any], seat: int) -> tuple[Match, list[Positio
     found: list[Position] = []
     count = itertools.count(1)
 
-    class Stepping(Match):
-        def apply(self, action: Action, seat: int | None = None) -> None:
-            number = next(count)
-            mover = self.to_move
-            met: tuple[Observation, tuple[Action, ...], Deal | None] | None = None
-            if mover == wanted and not self.over:
-                legal = tuple(self.legal_actions())
-                if len(legal) > 1:
-                    met = (self.observation(mover), legal, self.deal.copy() if not self.reentry_pending else None)
-            before = len(self.events())
-            super().apply(action, seat)
-            if met is not None:
-                # The action's own event: a draw may first tell that the stock was rebuilt.
-                told = self.events(before)
-                first = next((i for i, e in enumerate(told) if getattr(e, "seat", None) == mover), 0)
-                found.append(Position(number, met[0], met[1], action, met[2], event=before + first + 1))
+    def play(match: Match, action: Action, seat: Any) -> None:
+        number = next(count)
+        mover = match.to_move
+        met: tuple[Observation, tuple[Action, ...], Deal | None] | None = None
+        if mover == wanted and not match.over:
+            legal = tuple(match.legal_actions())
+            if len(legal) > 1:
+                met = (match.observation(mover), legal, match.deal.copy() if not match.reentry_pending else None)
+        before = len(match.events())
+        match.apply(action, seat)
+        if met is not None:
+            # The action's own event: a draw may first tell that the stock was rebuilt.
+            told = match.events(before)
+            first = next((i for i, e in enumerate(told) if getattr(e, "seat", None) == mover), 0)
+            found.append(Position(number, met[0], met[1], action, met[2], event=before + first + 1))
 
     wanted = seat
     seats = record.get("seats") if isinstance(record, Mapping) else None
@@ -337,7 +336,7 @@ def positions(record: Mapping[str, Any], seat: int) -> tuple[Match, list[Positio
         raise AnalysisError(
             N_("seat {seat} is not one of the {players} seats of the match"), seat=seat, players=len(seats)
         )
-    match = Stepping.replay(record)
+    match = Match.replay(record, play=play)
     return match, found
 
 

@@ -13,9 +13,9 @@ orders, reshuffles, the draw for the first player) comes from a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, overload
+from typing import Any, cast, overload
 
 from chinchon.actions import Action, Close, Draw, IllegalAction, ReEnter
 from chinchon.cards import Card
@@ -47,6 +47,45 @@ _STOCK_TEXT = str(_STOCK)
 _PILE_TEXT = str(_PILE)
 
 
+class _Told:
+    """Every event a match told, in order, and where each public one is in that list: the deal's sink.
+
+    Kept apart from the match so that the deal holds no reference back to it: a match left behind is freed at
+    once, without waiting for the garbage collector to find a cycle.
+    """
+
+    __slots__ = ("every", "marks", "public")
+
+    def __init__(self) -> None:
+        self.every: list[Event] = []
+        self.marks: list[int] = []
+        self.public: list[Event] = []
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, PublicEvent):
+            self.marks.append(len(self.every))
+            self.public.append(event)
+        self.every.append(event)
+
+
+class _Reshuffles:
+    """The deal's reshuffles of the discard pile: drawn from the match's chance, written in its log."""
+
+    __slots__ = ("chance", "log")
+
+    def __init__(self, chance: Chance, log: list[dict[str, Any]]) -> None:
+        self.chance = chance
+        self.log = log
+
+    def __reduce__(self) -> tuple[type[_Reshuffles], tuple[Chance, list[dict[str, Any]]]]:
+        return (_Reshuffles, (self.chance, self.log))
+
+    def __call__(self, cards: list[Card]) -> list[Card]:
+        order = self.chance.reshuffle(cards)
+        self.log.append({"chance": "reshuffle", "stock": [str(c) for c in order]})
+        return order
+
+
 class Match:
     """A whole game of Chinchón: deal after deal until one seat is left.
 
@@ -69,7 +108,13 @@ class Match:
         first: int | None = None,
         decks: Iterable[Sequence[Card]] | None = None,
         _chance: Chance | None = None,
+        _state: Mapping[str, Any] | None = None,
     ) -> None:
+        if _state is not None:
+            # A copy or an unpickled match (see __reduce__): its attributes as they were.
+            for name, value in _state.items():
+                setattr(self, name, value)
+            return
         rules = rules if rules is not None else Rules()
         if not isinstance(rules, Rules):
             raise RulesError(N_("rules: expected a Rules value, got {value}"), value=repr(rules))
@@ -109,16 +154,15 @@ class Match:
         self.deals: list[Deal] = []
         self.results: list[DealResult] = []
         self.log: list[dict[str, Any]] = []
-        self._told: list[Event] = []
-        self._marks: list[int] = []
-        self._public: list[Event] = []
+        self._told = _Told()
         self._pending: list[int] = []
         self._playoff: list[int] | None = None
         self._chance = _chance or Chance(random.Random(seed), decks)
+        self._reshuffles = _Reshuffles(self._chance, self.log)
         self.first_given = first is not None
         if len(self.active) < 2:
             raise RulesError(N_("scores: at least two seats must start under the limit"))
-        self._tell(MatchStarted(names, rules, self.initial_scores, tuple(self.active), self.decks, self.pot))
+        self._told(MatchStarted(names, rules, self.initial_scores, tuple(self.active), self.decks, self.pot))
         if first is None:
             first = self._draw_first()
         elif first not in self.active:
@@ -127,6 +171,11 @@ class Match:
         self.deal: Deal
         self._seat_at_start = first
         self._start_deal(first)
+
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], Match], tuple[dict[str, Any]]]:
+        # A match pickles and deep-copies as its attributes, built again through __init__: the compiled build's
+        # classes cannot be made without it.
+        return (_restored, (cast("dict[str, Any]", self.__getstate__()),))
 
     # -- seats ------------------------------------------------------------------------
 
@@ -191,27 +240,22 @@ class Match:
             self.players,
             first,
             deck=deck,
-            reshuffle=self._record_reshuffle,
+            reshuffle=self._reshuffles,
             seats=self._playing(),
             decks=self.decks,
-            tell=self._tell,
+            tell=self._told,
         )
         self.deal = deal
         self.deals.append(deal)
         top = deal.discard_pile[-1]
         playoff = self._playoff is not None
-        self._tell(
+        self._told(
             DealStarted(
                 len(self.deals), self.dealer, first, deal.seats, top, len(deal.stock), tuple(self.scores), playoff
             )
         )
         for seat in deal.seats:
-            self._tell(YouWereDealt(seat, tuple(deal.hand(seat))))
-
-    def _record_reshuffle(self, cards: list[Card]) -> list[Card]:
-        order = self._chance.reshuffle(cards)
-        self.log.append({"chance": "reshuffle", "stock": [str(c) for c in order]})
-        return order
+            self._told(YouWereDealt(seat, tuple(deal.hand(seat))))
 
     # -- playing --------------------------------------------------------------------------
 
@@ -237,7 +281,7 @@ class Match:
             return [ReEnter(True), ReEnter(False)]
         return self.deal.legal_actions()
 
-    def check(self, action: Action, seat: int | None = None) -> None:
+    def check(self, action: Action, seat: object = None) -> None:
         """Refuse an action that is not legal for the seat to move (or for ``seat``, when given), saying why.
 
         Nothing is changed or copied. :meth:`is_legal` and :meth:`apply` check
@@ -257,12 +301,12 @@ class Match:
             return False
         return True
 
-    def _check_turn(self, action: Action, seat: int | None) -> bool:
+    def _check_turn(self, action: Action, seat: object) -> bool:
         """The match's own checks (the end, whose turn, re-entry); whether the deal is to check the action."""
         if self.over:
             raise IllegalAction(N_("the match is over"))
         mover = self.to_move
-        if seat is not None and (seat != mover or type(seat) is not int):
+        if seat is not None and (type(seat) is not int or seat != mover):
             check_seat(seat)
             raise IllegalAction(N_("it is seat {seat}'s turn"), seat=mover)
         if self._pending:
@@ -273,7 +317,7 @@ class Match:
             raise IllegalAction(N_("nobody is deciding on re-entry now"))
         return True
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
+    def apply(self, action: Action, seat: object = None) -> None:
         """Play an action for the seat to move (or check that ``seat`` is that seat).
 
         Raises:
@@ -355,7 +399,7 @@ class Match:
         number = len(self.deals)
         if result.closer is None:
             # A void deal scores nobody: the deal passes on.
-            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
+            self._told(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             self._next_deal()
             return
         playing = self._playing()
@@ -365,11 +409,11 @@ class Match:
             if floor is not None and self.scores[seat] < floor:
                 self.scores[seat] = floor
         if result.chinchon and self.rules.chinchon == "win":
-            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
+            self._told(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             self._win(result.closer)
             return
         if self._playoff is not None:
-            self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
+            self._told(DealEnded(number, self.deal.seats, result, tuple(self.scores), ()))
             low = min(self.scores[seat] for seat in self._playoff)
             tied = [seat for seat in self._playoff if self.scores[seat] == low]
             if len(tied) == 1:
@@ -382,11 +426,11 @@ class Match:
         newly_out = [seat for seat in order if seat in self.active and self._out(self.scores[seat])]
         self.active = [seat for seat in self.active if seat not in newly_out]
         self._just_out = newly_out
-        self._tell(DealEnded(number, self.deal.seats, result, tuple(self.scores), tuple(newly_out)))
+        self._told(DealEnded(number, self.deal.seats, result, tuple(self.scores), tuple(newly_out)))
         if newly_out and self.rules.reentry != "none" and self.active:
             self._pending = [s for s in newly_out if self.rules.reentry == "unlimited" or self.reentries[s] == 0]
             if self._pending:
-                self._tell(ReEntryAsked(tuple(self._pending), max(self.scores[s] for s in self.active)))
+                self._told(ReEntryAsked(tuple(self._pending), max(self.scores[s] for s in self.active)))
         if not self._pending:
             self._after_hand()
 
@@ -397,7 +441,7 @@ class Match:
             self.reentries[seat] += 1
             self.pot += self.rules.stake
             self.active = sorted([*self.active, seat])
-        self._tell(ReEntered(seat, accept, self.scores[seat], self.pot))
+        self._told(ReEntered(seat, accept, self.scores[seat], self.pot))
         if not self._pending:
             self._after_hand()
 
@@ -423,25 +467,27 @@ class Match:
         self.over = True
         self._pending = []
         self.log.append({"winner": seat})
-        self._tell(MatchEnded(seat, tuple(self.scores), self.pot))
+        self._told(MatchEnded(seat, tuple(self.scores), self.pot))
 
     # -- views ---------------------------------------------------------------------------
 
     # -- what happened ---------------------------------------------------------------------
 
-    def _tell(self, event: Event) -> None:
-        if isinstance(event, PublicEvent):
-            self._marks.append(len(self._told))
-            self._public.append(event)
-        self._told.append(event)
-
-    def _since(self, since: int) -> int:
-        """Where the events after public event number ``since`` start in the list of every event."""
+    @staticmethod
+    def _number(since: object) -> int:
+        """``since``, checked to be an event number."""
         if type(since) is not int or since < 0:
             raise ChinchonError(N_("since: expected an event number from 0, got {value}"), value=repr(since))
-        return self._marks[since] if since < len(self._marks) else len(self._told)
+        return since
 
-    def events(self, since: int = 0) -> list[Event]:
+    def _since(self, since: object) -> int:
+        """Where the events after public event number ``since`` start in the list of every event."""
+        number = self._number(since)
+        told = self._told
+        marks = told.marks
+        return marks[number] if number < len(marks) else len(told.every)
+
+    def events(self, since: object = 0) -> list[Event]:
         """The public events after number ``since``: everything so far with ``since`` 0.
 
         Events are numbered from 1 within the match, in order: the event
@@ -451,10 +497,9 @@ class Match:
         Raises:
             ValueError: ``since`` is not a whole number from 0.
         """
-        self._since(since)
-        return self._public[since:]
+        return self._told.public[self._number(since) :]
 
-    def events_for(self, seat: int, since: int = 0) -> list[Event]:
+    def events_for(self, seat: object, since: object = 0) -> list[Event]:
         """The public events after number ``since`` with ``seat``'s private ones, each after the public event
         it goes with: all that seat may know of what happened.
 
@@ -463,16 +508,16 @@ class Match:
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
-        return [e for e in self._told[self._since(since) :] if not isinstance(e, PrivateEvent) or e.seat == seat]
+        return [e for e in self._told.every[self._since(since) :] if not isinstance(e, PrivateEvent) or e.seat == seat]
 
-    def all_events(self, since: int = 0) -> list[Event]:
+    def all_events(self, since: object = 0) -> list[Event]:
         """The public events after number ``since`` with every seat's private ones in place: the whole match, as
         its record's reader (a replay, an analysis) may tell it. Never for a player's eyes while it is played.
 
         Raises:
             ValueError: ``since`` is not a whole number from 0.
         """
-        return self._told[self._since(since) :]
+        return self._told.every[self._since(since) :]
 
     # -- views ---------------------------------------------------------------------------
 
@@ -531,10 +576,24 @@ class Match:
         return match_record(self)
 
     @classmethod
-    def replay(cls, record: Mapping[str, Any], *, go_on: bool = False) -> Match:
+    def replay(
+        cls,
+        record: Mapping[str, Any],
+        *,
+        go_on: bool = False,
+        play: Callable[[Match, Action, Any], None] | None = None,
+    ) -> Match:
         """Rebuild a match from its record (see :func:`chinchon.record.replay`).
+
+        ``play(match, action, seat)``, if given, plays each recorded action in place of
+        ``match.apply(action, seat=seat)``: a reader of the record (an analysis) looks at the match around each one.
 
         Raises:
             ValueError: the record is malformed or tampered with; the message says where and why.
         """
-        return replay_match(cls, record, go_on=go_on)
+        return replay_match(cls, record, go_on=go_on, play=play)
+
+
+def _restored(state: dict[str, Any]) -> Match:
+    """The match whose attributes are ``state`` (what :meth:`Match.__reduce__` gives)."""
+    return Match(0, _state=state)

@@ -235,8 +235,17 @@ def _require(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...])
     return value
 
 
-def replay_match(factory: Callable[..., M], record: Mapping[str, Any], *, go_on: bool = False) -> M:
+def replay_match(
+    factory: Callable[..., M],
+    record: Mapping[str, Any],
+    *,
+    go_on: bool = False,
+    play: Callable[[M, Action, Any], None] | None = None,
+) -> M:
     """Rebuild with ``factory`` (the match class) the match a record describes: :func:`chinchon.record.replay`.
+
+    ``play(match, action, seat)`` plays each recorded action (by default ``match.apply(action, seat=seat)``),
+    for a reader that looks at the match before and after each one.
 
     Raises:
         RecordError: the record is malformed, of an unknown version, or tampered with.
@@ -285,7 +294,10 @@ def replay_match(factory: Callable[..., M], record: Mapping[str, Any], *, go_on:
         deal = len(match.deals)
         try:
             action = parse_action(text)
-            match.apply(action, seat=seat)
+            if play is None:
+                match.apply(action, seat=seat)
+            else:
+                play(match, action, seat)
         except RecordError:
             raise
         except ValueError as error:
