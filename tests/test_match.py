@@ -5,6 +5,7 @@ text (:mod:`tests.stacked`).
 
 from __future__ import annotations
 
+import gc
 import random
 from collections import Counter
 from typing import cast
@@ -655,3 +656,23 @@ def test_random_matches_end() -> None:
             assert match.winner is not None
             assert match.legal_actions() == []
     assert over >= 4
+
+
+def test_a_finished_match_is_freed_without_the_garbage_collector() -> None:
+    # Nothing a match holds refers back to it: a vector environment drops thousands of matches.
+    rng = random.Random(4)
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for seed in range(5):
+            match = Match(2, Rules(), seed=seed)
+            for _ in range(300):
+                if match.over:
+                    break
+                match.apply(rng.choice(match.legal_actions()))
+            del match
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()

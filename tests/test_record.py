@@ -144,3 +144,20 @@ def test_loads_refuses_what_is_not_a_json_object() -> None:
         loads("[1, 2]")
     with pytest.raises(RecordError):
         loads("{not json")
+
+
+def test_replay_plays_each_recorded_action_through_play_when_given() -> None:
+    match = play(Rules(), 2, 5, max_steps=120)
+    seen: list[tuple[int | None, str, object, int]] = []
+
+    def step(replayed: Match, action: Any, seat: object) -> None:
+        seen.append((replayed.to_move, str(action), seat, len(replayed.log)))
+        replayed.apply(action, seat)
+
+    again = Match.replay(match.record(), play=step)
+    assert again.record() == match.record()
+    moves = [e for e in match.log if "action" in e]
+    assert [(s, a) for _, a, s, _ in seen] == [(e["seat"], e["action"]) for e in moves]
+    # Each call sees the match as it stood before the action: the mover is the recorded seat.
+    assert all(mover == seat for mover, _, seat, _ in seen)
+    assert [n for *_, n in seen] == sorted({n for *_, n in seen})
