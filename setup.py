@@ -14,6 +14,7 @@ from setuptools import setup
 # The modules a match's moves, the observation vector and the vector environment run through.
 COMPILED = [
     "chinchon/tables.py",
+    "chinchon/match.py",
     "chinchon/solver.py",
     "chinchon/deal/__init__.py",
     "chinchon/deal/deck.py",
