@@ -7,9 +7,8 @@ vector API: one :meth:`~BotOpponentsVectorEnv.step` takes an array of
 ``num_envs`` action numbers and returns the observations and masks as
 ``(num_envs, ...)`` arrays, written into buffers made once. A match that
 ends is started again at the next step (Gymnasium's *next-step* autoreset).
-With ``workers=k`` the games are split evenly among this process and ``k``
-worker processes, which write into shared memory and step beside it; a
-worker ends with the process that made it.
+With ``workers=k`` the games are split among ``k`` worker processes that
+write into shared memory; a worker ends with the process that made it.
 
 >>> from chinchon.vector_env import BotOpponentsVectorEnv
 >>> games = BotOpponentsVectorEnv(4, "fournier", 2, "simple", seed=7)
@@ -434,10 +433,8 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
     truncations are ``(num_envs,)`` arrays. The bots' actions are played as
     they chose them.
 
-    ``workers``: 0 steps every game in this process; ``k`` splits them evenly
-    among this process and ``k`` worker processes (spawned; at most one fewer
-    than the games), which write into shared memory while this one steps its
-    share: on a machine of ``c`` cores, ``workers=c - 1`` keeps every core busy.
+    ``workers``: 0 steps every game in this process; ``k`` splits them among
+    ``k`` worker processes (spawned), which write into shared memory.
     ``copy=False`` returns the buffers themselves (overwritten by the next
     step) instead of copies. ``seed`` seeds the first :meth:`reset` when it
     is given none. ``fast_path=False`` plays every action through
@@ -494,7 +491,7 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
             _rules_of(rules), players, seat, names, reward, bool(interactive_showdown), max_turns, bool(fast_path)
         )
         self.num_envs = num_envs
-        self.workers = min(workers, num_envs - 1)
+        self.workers = min(workers, num_envs)
         self.copy = copy
         self.single_observation_space = probe.observation_space(probe.agent(seat))
         self.single_action_space = probe.action_space(probe.agent(seat))
@@ -510,16 +507,13 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         self._started = False
         self._processes: list[Any] = []
         self._connections: list[multiprocessing.connection.Connection] = []
-        self._games: _Games
+        self._games: _Games | None = None
         if self.workers:
             context = multiprocessing.get_context("spawn")
             raw = self._shared(context)
             self._buffers = _buffers(raw, *self._shape)
-            shares = self.workers + 1
-            bounds = [num_envs * w // shares for w in range(shares + 1)]
-            # This process steps the first share while the workers step theirs, instead of waiting for them.
-            self._games = _Games(self.config, self._buffers.rows(0, bounds[1]), 0, bounds[1], num_envs)
-            for lo, hi in itertools.pairwise(bounds[1:]):
+            bounds = [num_envs * w // self.workers for w in range(self.workers + 1)]
+            for lo, hi in itertools.pairwise(bounds):
                 mine, theirs = context.Pipe()
                 process = context.Process(
                     target=_work,
@@ -548,16 +542,15 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         return [context.RawArray(ctypes.c_char, size) for size in sizes]
 
     def _run(self, command: str, argument: Any = None) -> None:
+        if self._games is not None:
+            if command == "step":
+                self._games.step()
+            else:
+                self._games.reset(argument)
+            return
         for connection in self._connections:
             connection.send((command, argument))
-        games = self._games
-        try:
-            if command == "step":
-                games.step()
-            else:
-                games.reset(argument[: len(games.games)])
-        finally:
-            errors = [connection.recv() for connection in self._connections]
+        errors = [connection.recv() for connection in self._connections]
         for error in errors:
             if error is not None:
                 raise error
@@ -662,7 +655,7 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         Raises:
             EnvError: the games are in worker processes, or before :meth:`reset`, or no such game.
         """
-        if self.workers:
+        if self._games is None:
             raise EnvError(N_("the matches are in the worker processes: make the environment with workers=0"))
         if not isinstance(game, int) or not 0 <= game < self.num_envs:
             raise EnvError(

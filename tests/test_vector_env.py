@@ -224,25 +224,6 @@ def test_refusals() -> None:
         vector.reset()
 
 
-def test_this_process_steps_a_share_beside_at_most_one_worker_fewer_than_the_games() -> None:
-    here = BotOpponentsVectorEnv(2, "fournier", 2, "random", max_turns=50, seed=3)
-    there = BotOpponentsVectorEnv(2, "fournier", 2, "random", max_turns=50, seed=3, workers=5)
-    try:
-        assert there.workers == 1
-        a, _ = here.reset()
-        b, _ = there.reset()
-        rng = np.random.default_rng(2)
-        for _ in range(120):
-            actions = learner_actions(a["action_mask"], rng)
-            a, *_ = here.step(actions)
-            b, *_ = there.step(actions)
-            assert np.array_equal(a["observation"], b["observation"])
-            assert np.array_equal(a["action_mask"], b["action_mask"])
-    finally:
-        here.close()
-        there.close()
-
-
 def test_workers_end_with_their_parent() -> None:
     """A parent killed outright (SIGKILL) leaves no worker behind."""
     script = textwrap.dedent(
