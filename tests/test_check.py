@@ -179,7 +179,7 @@ def test_a_match_refuses_a_bool_seat_and_its_record_always_replays() -> None:
     match = Match(2, WILD, seed=1, first=0, decks=[deck])
     for seat in (False, 0.0):
         with pytest.raises(IllegalAction, match="seat: expected a seat number"):
-            match.apply(Draw("stock"), seat=seat)  # type: ignore[arg-type]
+            match.apply(Draw("stock"), seat=seat)
     match.apply(Draw("stock"), seat=0)
     match.apply(Close(c("K♣"), (tuple(parse_cards("2♥ 3♥ 🃏")), tuple(parse_cards("7♦ 7♠ 7♣")))), seat=0)
     show = next(a for a in match.legal_actions() if isinstance(a, Show))

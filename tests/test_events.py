@@ -403,7 +403,7 @@ def test_events_after_a_number() -> None:
     assert match.events_for(0)[: len(match.events_for(0)) - len(mine)] == match.events_for(0)[: -len(mine) or None]
     for bad in (-1, "3", 1.5):
         with pytest.raises(ValueError, match="since: expected an event number from 0"):
-            match.events(bad)  # type: ignore[arg-type]
+            match.events(bad)
     with pytest.raises(ValueError, match="seat 2 is not one of the 2 seats"):
         match.events_for(2)
 
