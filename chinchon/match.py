@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, cast, overload
 
-from chinchon.actions import Action, Close, Draw, IllegalAction, ReEnter
+from chinchon.actions import Action, Close, IllegalAction, ReEnter
 from chinchon.cards import Card
 from chinchon.chance import Chance
-from chinchon.deal import CLOSE, MOVE_DISCARD_PILE, MOVE_STOCK, Deal, check_seat
+from chinchon.deal import CLOSE, Deal, check_seat
 from chinchon.errors import N_, ChinchonError
 from chinchon.events import (
     DealEnded,
@@ -40,11 +40,6 @@ from chinchon.rules import Rules, RulesError
 from chinchon.showdown_search import best_showdown_action
 
 __all__ = ["Match"]
-
-_STOCK = Draw("stock")
-_PILE = Draw("discard")
-_STOCK_TEXT = str(_STOCK)
-_PILE_TEXT = str(_PILE)
 
 
 class _Told:
@@ -354,18 +349,10 @@ class Match:
             self.apply(Close(deal.card_of(move - CLOSE)))
             return
         t = deal._t
-        if move == MOVE_STOCK:
-            action: Action = _STOCK
-            text = _STOCK_TEXT
-        elif move == MOVE_DISCARD_PILE:
-            action = _PILE
-            text = _PILE_TEXT
-        else:
-            action = t.discard_of[move]
-            text = t.discard_texts[move]
-        deal.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+        # Shared entries: a history tuple made at each move would outlive many collections of the garbage collector.
+        cast("list[object]", deal.history).append(t.seat_plays(mover)[move + 2])  # type: ignore[arg-type]  # a seat is to move
         deal._step(mover, move)  # type: ignore[arg-type]  # a seat is to move
-        self.log.append({"seat": mover, "action": text})
+        self.log.append({"seat": mover, "action": t.play_texts[move + 2]})
         if deal.phase is Phase.OVER:
             self._end_deal()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chinchon.actions import Discard
+from chinchon.actions import Action, Discard, Draw
 from chinchon.cache import per_rules
 from chinchon.cards import JOKER, Card
 from chinchon.events import Discarded, Drew, YouDrew
@@ -52,6 +52,9 @@ class Tables:
         ]
         self._cards: dict[int, tuple[Card, ...]] = {}
         self._seat_events: dict[int, SeatEvents] = {}
+        self._seat_plays: dict[int, list[object]] = {}
+        self.play_texts: list[str] = [str(Draw("discard")), str(Draw("stock")), *self.discard_texts]
+        """By ``move + 2`` (draws, then card ids): the log's text of a draw or a discard."""
         # For Deal.moves: the rules it asks on every move.
         self.forbid_rediscard = rules.forbid_rediscard
         self.close_on_first_turn = rules.close_on_first_turn
@@ -74,6 +77,18 @@ class Tables:
                 [Discarded(seat, card) for card in cards],
             )
         return events
+
+    def seat_plays(self, seat: int) -> list[object]:
+        """A seat's draws and discards as deal history entries ``(seat, action)``, made once (no entry is changed
+        in place), by ``move + 2``: the draw from the pile, the draw from the stock, then by card id its discard.
+
+        Typed as objects: compiled, a ``tuple[int, Action]`` taken out of a list is unboxed, and boxed again as a new
+        tuple where it is put."""
+        plays = self._seat_plays.get(seat)
+        if plays is None:
+            draws: list[Action] = [Draw("discard"), Draw("stock")]
+            plays = self._seat_plays[seat] = [(seat, action) for action in (*draws, *self.discard_of)]
+        return plays
 
     def cards(self, rules: Rules, decks: int) -> list[Card]:
         """``rules.cards(decks=decks)``, made once per number of decks."""

@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
 from chinchon.cards import Card
@@ -310,7 +310,8 @@ class Deal(_Showdown):
                 card = action.card  # type: ignore[union-attr]  # a Discard
                 cid = self._t.id_by_code[card._code] if card.__class__ is Card else -1
                 if cid >= 0 and self._m1[mover] >> cid & 1 and cid != self._kept:  # type: ignore[index]
-                    self.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+                    # The tables' entry, equal to (mover, action): made once, it never reaches the garbage collector.
+                    cast("list[object]", self.history).append(self._t.seat_plays(mover)[cid + 2])  # type: ignore[arg-type]
                     if self._sink is None:
                         self.play(cid)
                     else:
@@ -320,7 +321,7 @@ class Deal(_Showdown):
             source = action.source  # type: ignore[union-attr]  # a Draw
             if (source == "stock" and (self._stock or len(self._pile) > 1)) or (source == "discard" and self._pile):
                 move = MOVE_STOCK if source == "stock" else MOVE_DISCARD_PILE
-                self.history.append((mover, action))  # type: ignore[arg-type]  # a seat is to move
+                cast("list[object]", self.history).append(self._t.seat_plays(mover)[move + 2])  # type: ignore[arg-type]
                 if self._sink is None:
                     self.play(move)
                 else:
