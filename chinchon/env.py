@@ -77,7 +77,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Final, Literal, cast
 
 try:
     import gymnasium
@@ -155,16 +155,16 @@ class EnvError(ChinchonError):
 
 # -- card kinds ------------------------------------------------------------------------------
 
-_KINDS: tuple[Card, ...] = tuple(dict.fromkeys(Rules(deck="french52", jokers=1).cards(decks=1)))
-_KIND_OF: dict[Card, int] = {card: i for i, card in enumerate(_KINDS)}
+_KINDS: Final[tuple[Card, ...]] = tuple(dict.fromkeys(Rules(deck="french52", jokers=1).cards(decks=1)))
+_KIND_OF: Final[dict[Card, int]] = {card: i for i, card in enumerate(_KINDS)}
 
-CARD_KINDS = len(_KINDS)
+CARD_KINDS: Final = len(_KINDS)
 """The number of card kinds: 52 ranks and suits, and the joker (53)."""
 
 
 # Cards are interned (one object for each rank and suit, kept for good), so their ids name them: looking an id
 # up skips Card.__hash__, a Python call, in the encoder's innermost loops.
-_KIND_OF_ID: dict[int, int] = {id(card): i for i, card in enumerate(_KINDS)}
+_KIND_OF_ID: Final[dict[int, int]] = {id(card): i for i, card in enumerate(_KINDS)}
 
 
 def card_kind(card: Card) -> int:
@@ -189,29 +189,29 @@ def kind_card(kind: int) -> Card:
 
 # -- actions ----------------------------------------------------------------------------------
 
-DRAW_STOCK = 0
+DRAW_STOCK: Final = 0
 """Draw from the stock."""
-DRAW_DISCARD = 1
+DRAW_DISCARD: Final = 1
 """Draw from the discard pile."""
-DISCARD = 2
+DISCARD: Final = 2
 """``DISCARD + k`` discards card kind ``k``."""
-CLOSE = DISCARD + CARD_KINDS
+CLOSE: Final = DISCARD + CARD_KINDS
 """``CLOSE + k`` closes, putting kind ``k`` face down, with the best arrangement of the rest."""
-REENTER_YES = CLOSE + CARD_KINDS
+REENTER_YES: Final = CLOSE + CARD_KINDS
 """Re-enter the match."""
-REENTER_NO = REENTER_YES + 1
+REENTER_NO: Final = REENTER_YES + 1
 """Stay out of the match."""
-ACTIONS = REENTER_NO + 1
+ACTIONS: Final = REENTER_NO + 1
 """The number of actions without an interactive showdown (110)."""
-PASS = ACTIONS
+PASS: Final = ACTIONS
 """Make no more lay-offs in this turn of the showdown."""
-SHOW = PASS + 1
+SHOW: Final = PASS + 1
 """Show the best arrangement of the hand in the showdown."""
-LAYOFF = SHOW + 1
+LAYOFF: Final = SHOW + 1
 """``LAYOFF + MAX_TABLE_MELDS * k + j`` lays off card kind ``k`` onto table meld ``j``."""
-MAX_TABLE_MELDS = 24
+MAX_TABLE_MELDS: Final = 24
 """The most melds on the table after a close: 8 seats with 10-card hands, 3 melds each."""
-ACTIONS_INTERACTIVE = LAYOFF + CARD_KINDS * MAX_TABLE_MELDS
+ACTIONS_INTERACTIVE: Final = LAYOFF + CARD_KINDS * MAX_TABLE_MELDS
 """The number of actions with an interactive showdown (1384)."""
 
 _STOCK = Draw("stock")
@@ -279,7 +279,7 @@ def action_mask(observation: Observation, interactive_showdown: bool = False) ->
 
 # -- observations -----------------------------------------------------------------------------
 
-MAX_COPIES = 8
+MAX_COPIES: Final = 8
 """The most copies of one card kind in a game: 4 jokers a deck, two decks."""
 
 
@@ -309,12 +309,11 @@ _SEAT_BLOCKS: tuple[tuple[str, float, float], ...] = (
     ("in_deal", 0, 1),
     ("to_move", 0, 1),
 )
-_PHASES = (Phase.DRAW, Phase.DISCARD, Phase.SHOWDOWN, Phase.OVER)
-_PHASE_INDEX = {phase: i for i, phase in enumerate(_PHASES)}
+_PHASES: Final = (Phase.DRAW, Phase.DISCARD, Phase.SHOWDOWN, Phase.OVER)
 # The phases as module names: looking a member up on the enum class costs more, at every event.
-_DRAW_PHASE = Phase.DRAW
-_DISCARD_PHASE = Phase.DISCARD
-_OVER = Phase.OVER
+_DRAW_PHASE: Final = Phase.DRAW
+_DISCARD_PHASE: Final = Phase.DISCARD
+_OVER: Final = Phase.OVER
 
 
 @functools.cache
@@ -821,8 +820,8 @@ class SeatEncoder:
         if phase is not self._seen_phase or deciding is not self._seen_deciding:
             start = self._phase
             if self._seen_phase is not None:  # else reset() left the block at 0
-                mv[start + _PHASE_INDEX[self._seen_phase]] = 0.0
-            mv[start + _PHASE_INDEX[phase]] = 1.0
+                mv[start + _PHASES.index(self._seen_phase)] = 0.0
+            mv[start + _PHASES.index(phase)] = 1.0  # not a dict: Enum.__hash__ is a Python call
             mv[start + len(_PHASES)] = 1.0 if deciding else 0.0
             self._seen_phase = phase
             self._seen_deciding = deciding

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, cast, overload
+from typing import Any, Final, cast, overload
 
 from chinchon.actions import Action, Close, IllegalAction, ReEnter
 from chinchon.cards import Card
@@ -40,6 +40,9 @@ from chinchon.rules import Rules, RulesError
 from chinchon.showdown_search import best_showdown_action
 
 __all__ = ["Match"]
+
+# A member looked up on the enum class costs more, compiled or not, after every action.
+_DEAL_OVER: Final = Phase.OVER
 
 
 class _Told:
@@ -353,14 +356,14 @@ class Match:
         cast("list[object]", deal.history).append(t.seat_plays(mover)[move + 2])  # type: ignore[arg-type]  # a seat is to move
         deal._step(mover, move)  # type: ignore[arg-type]  # a seat is to move
         self.log.append({"seat": mover, "action": t.play_texts[move + 2]})
-        if deal.phase is Phase.OVER:
+        if deal.phase is _DEAL_OVER:
             self._end_deal()
 
     def _after_action(self, mover: int | None, action: Action) -> None:
         self.log.append({"seat": mover, "action": str(action)})
         deal = self.deal
         # Decisions the deal played by itself (forced shows, skipped seats) are in its history.
-        if deal.phase is Phase.OVER:
+        if deal.phase is _DEAL_OVER:
             self._end_deal()
 
     def resolve_showdown(self) -> None:

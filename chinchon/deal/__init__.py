@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, TypeVar, cast, overload
+from typing import Any, Final, TypeVar, cast, overload
 
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
 from chinchon.cards import Card
@@ -72,22 +72,22 @@ __all__ = [
     "stack_deck",
 ]
 
-MOVE_STOCK = -1
+MOVE_STOCK: Final = -1
 """The integer move that draws from the stock."""
-MOVE_DISCARD_PILE = -2
+MOVE_DISCARD_PILE: Final = -2
 """The integer move that draws from the discard pile."""
-CLOSE = 1000
+CLOSE: Final = 1000
 """Added to a card id, the integer move that closes discarding that card."""
 
-_STOCK = Draw("stock")
-_DISCARD = Draw("discard")
-_PASS = Pass()
+_STOCK: Final = Draw("stock")
+_DISCARD: Final = Draw("discard")
+_PASS: Final = Pass()
 
 # The draws open in the draw phase, as moves, and the same as actions.
-_BOTH_DRAWS = (MOVE_STOCK, MOVE_DISCARD_PILE)
-_STOCK_DRAW = (MOVE_STOCK,)
-_PILE_DRAW = (MOVE_DISCARD_PILE,)
-_DRAW_ACTIONS: dict[tuple[int, ...], tuple[Draw, ...]] = {
+_BOTH_DRAWS: Final = (MOVE_STOCK, MOVE_DISCARD_PILE)
+_STOCK_DRAW: Final = (MOVE_STOCK,)
+_PILE_DRAW: Final = (MOVE_DISCARD_PILE,)
+_DRAW_ACTIONS: Final[dict[tuple[int, ...], tuple[Draw, ...]]] = {
     _BOTH_DRAWS: (_STOCK, _DISCARD),
     _STOCK_DRAW: (_STOCK,),
     _PILE_DRAW: (_DISCARD,),
@@ -97,9 +97,9 @@ _DRAW_ACTIONS: dict[tuple[int, ...], tuple[Draw, ...]] = {
 T = TypeVar("T")
 
 # The phases as module names: looking a member up on the enum class costs more, on every action.
-_IN_DRAW = Phase.DRAW
-_IN_DISCARD = Phase.DISCARD
-_IN_SHOWDOWN = Phase.SHOWDOWN
+_IN_DRAW: Final = Phase.DRAW
+_IN_DISCARD: Final = Phase.DISCARD
+_IN_SHOWDOWN: Final = Phase.SHOWDOWN
 
 
 class Deal(_Showdown):
