@@ -129,10 +129,9 @@ def vector_runner(games: int, workers: int, max_turns: int, seed: int, opponents
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             mask = observations["action_mask"]
-            # A uniformly random legal action in each game: the k-th legal one, k drawn below their number (0 where a
-            # game just ended and its mask is empty). One draw a game: the driver's own time is not the environment's.
-            pick = rng.random(games) * np.count_nonzero(mask, axis=1)
-            actions = np.argmax(np.cumsum(mask, axis=1, dtype=np.int16) > pick[:, None], axis=1)
+            # A uniformly random legal action in each game (the mask of a game that just ended is empty: 0). Single
+            # precision draws take a third of the time of doubles: the driver's own time is not the environment's.
+            actions = np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
             observations, _rewards, _terminated, _truncated, _infos = vector.step(actions)
             steps += games
         return steps, steps
