@@ -505,21 +505,21 @@ class SeatEncoder:
         # Item writes through a memoryview cost less than through numpy (typeshed types its items as int).
         self._mv = cast("MutableSequence[float]", out.data)
         blocks = layout.blocks
-        self._hand = blocks["hand"].start
-        self._top = blocks["top_discard"].start
-        self._pile = blocks["discard_pile"].start
-        self._discarded = blocks["discarded"].start
-        self._known = blocks["known"].start
-        self._table = blocks["table"].start
-        self._unseen = blocks["unseen"].start
+        self._hand: int = blocks["hand"].start
+        self._top: int = blocks["top_discard"].start
+        self._pile: int = blocks["discard_pile"].start
+        self._discarded: int = blocks["discarded"].start
+        self._known: int = blocks["known"].start
+        self._table: int = blocks["table"].start
+        self._unseen: int = blocks["unseen"].start
         self._deck_block = blocks["deck"]
         self._values_block = blocks["values"]
-        self._sizes = blocks["hand_sizes"].start
-        self._scores = blocks["scores"].start
-        self._in_deal = blocks["in_deal"].start
-        self._to_move = blocks["to_move"].start
-        self._phase = blocks["phase"].start
-        self._stock = blocks["stock"].start
+        self._sizes: int = blocks["hand_sizes"].start
+        self._scores: int = blocks["scores"].start
+        self._in_deal: int = blocks["in_deal"].start
+        self._to_move: int = blocks["to_move"].start
+        self._phase: int = blocks["phase"].start
+        self._stock: int = blocks["stock"].start
         self._row = [(s - seat) % players * CARD_KINDS for s in range(players)]
         self._rel = [(s - seat) % players for s in range(players)]
         copies, values = _rule_planes(self.rules, self.decks)
@@ -888,8 +888,8 @@ class SeatEncoder:
                 if card is None:
                     self._stock_now -= 1
                     continue
-                k = by_id.get(id(card))
-                if k is None:
+                k = by_id.get(id(card), -1)
+                if k < 0:
                     k = _KIND_OF[card]
                 pile.pop()
                 pile_counts[k] -= 1.0
@@ -911,8 +911,8 @@ class SeatEncoder:
                 public += 1
                 seat = event.seat
                 card = event.card
-                k = by_id.get(id(card))
-                if k is None:
+                k = by_id.get(id(card), -1)
+                if k < 0:
                     k = _KIND_OF[card]
                 # _lose, written out: a discard is the commonest event.
                 sizes[seat] -= 1

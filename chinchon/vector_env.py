@@ -127,8 +127,10 @@ class _Game:
         self.row = row
         self.buffers = buffers
         self.encoder = SeatEncoder(config.rules, config.players, config.seat, out=buffers.observation[row])
-        self.mask = cast("MutableSequence[int]", buffers.action_mask[row].data)
+        # As unsigned bytes: a row of zeros (bytes) is copied onto it whole.
+        self.mask = cast("MutableSequence[int]", buffers.action_mask[row].data.cast("B"))
         self.size = len(self.mask)
+        self.zeros = bytes(self.size)
         # Item writes through memoryviews cost less than through numpy (typeshed types their items as int).
         self.rewards = cast("MutableSequence[float]", buffers.reward.data)
         self.terminations = cast("MutableSequence[bool]", buffers.terminated.data)
@@ -236,8 +238,13 @@ class _Game:
         self.truncations[row] = truncated
         self.encoder.follow(match)
         mask = self.mask
-        for index in self.marked:
-            mask[index] = 0
+        marked = self.marked
+        if len(marked) > 3:
+            # One copy of a row of zeros costs less than a few item writes through the memoryview.
+            mask[:] = self.zeros
+        else:
+            for index in marked:
+                mask[index] = 0
         if terminated or truncated:
             self.done = True
             self.legal = {}
