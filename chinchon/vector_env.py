@@ -31,7 +31,7 @@ import random
 import threading
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 try:
     import gymnasium
@@ -70,6 +70,7 @@ from chinchon.tables import tables_for
 __all__ = ["BotOpponentsVectorEnv"]
 
 Actions = npt.NDArray[np.int64]
+_T = TypeVar("_T")
 Batch = dict[str, npt.NDArray[Any]]
 
 
@@ -112,6 +113,19 @@ class _Buffers:
             self.truncated[lo:hi],
             self.action[lo:hi],
         )
+
+
+def _choice(rng: random.Random, items: Sequence[_T]) -> _T:
+    """``rng.choice(items)`` for a ``random.Random``: the same draw (CPython's rejection sampling on
+    ``getrandbits``), without its two Python calls, at every move of the ``random`` bot."""
+    n = len(items)
+    if not n:
+        raise IndexError("cannot choose from an empty sequence")
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return items[r]
 
 
 class _Game:
@@ -222,7 +236,7 @@ class _Game:
         bot = self.bots[mover]
         if type(bot) is RandomBot:
             # RandomBot reads nothing but the legal actions: the same choice, without building the observation.
-            action = self.rng.choice(match.legal_actions())
+            action = _choice(self.rng, match.legal_actions())
         else:
             view = match.observation(mover)
             action = bot.choose(view, view.legal_actions, self.rng)
@@ -333,7 +347,7 @@ class _FastGame(_Game):
             moves = match.moves()
             if moves and moves[-1] < MOVE_CLOSE:
                 # Without a close the moves are the legal actions, in the same order: the same choice.
-                return self._play(self.rng.choice(moves), reward)
+                return self._play(_choice(self.rng, moves), reward)
         return super()._bot_turn(match, mover, reward)
 
     def _mark(self, match: Match) -> list[int]:

@@ -42,6 +42,7 @@ def learner_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         {"rules": "fournier", "players": 2, "reward": "match", "max_turns": 400},
         {"rules": "online", "players": 3, "opponents": ["simple", "simple"], "reward": "hand", "seat": 1},
         {"rules": "fournier", "players": 3, "reward": "match", "interactive_showdown": True, "max_turns": 150},
+        {"rules": "clasico", "players": 2, "opponents": "random", "reward": "hand", "max_turns": 300},
     ],
 )
 def test_each_game_plays_as_bot_opponents_env(kwargs: dict[str, Any]) -> None:
