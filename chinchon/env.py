@@ -314,6 +314,16 @@ _PHASES: Final = (Phase.DRAW, Phase.DISCARD, Phase.SHOWDOWN, Phase.OVER)
 _DRAW_PHASE: Final = Phase.DRAW
 _DISCARD_PHASE: Final = Phase.DISCARD
 _OVER: Final = Phase.OVER
+_SHOWDOWN_PHASE: Final = Phase.SHOWDOWN
+
+
+def _phase_index(phase: Phase) -> int:
+    """``_PHASES.index(phase)``, by identity: no ``Enum.__hash__`` (a Python call), no method call."""
+    if phase is _DRAW_PHASE:
+        return 0
+    if phase is _DISCARD_PHASE:
+        return 1
+    return 2 if phase is _SHOWDOWN_PHASE else 3
 
 
 @functools.cache
@@ -820,8 +830,8 @@ class SeatEncoder:
         if phase is not self._seen_phase or deciding is not self._seen_deciding:
             start = self._phase
             if self._seen_phase is not None:  # else reset() left the block at 0
-                mv[start + _PHASES.index(self._seen_phase)] = 0.0
-            mv[start + _PHASES.index(phase)] = 1.0  # not a dict: Enum.__hash__ is a Python call
+                mv[start + _phase_index(self._seen_phase)] = 0.0
+            mv[start + _phase_index(phase)] = 1.0
             mv[start + len(_PHASES)] = 1.0 if deciding else 0.0
             self._seen_phase = phase
             self._seen_deciding = deciding

@@ -28,7 +28,6 @@ from chinchon.events import (
     Event,
     MatchEnded,
     MatchStarted,
-    PrivateEvent,
     PublicEvent,
     ReEntered,
     ReEntryAsked,
@@ -52,17 +51,22 @@ class _Told:
     once, without waiting for the garbage collector to find a cycle.
     """
 
-    __slots__ = ("every", "marks", "public")
+    __slots__ = ("every", "marks", "owners", "public")
 
     def __init__(self) -> None:
         self.every: list[Event] = []
         self.marks: list[int] = []
         self.public: list[Event] = []
+        self.owners: list[int] = []
+        """By event: the seat a private event is for, -1 for a public one (read for each seat, found once)."""
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, PublicEvent):
             self.marks.append(len(self.every))
             self.public.append(event)
+            self.owners.append(-1)
+        else:
+            self.owners.append(event.seat)
         self.every.append(event)
 
 
@@ -498,7 +502,11 @@ class Match:
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise RulesError(N_("seat {value} is not one of the {players} seats"), value=seat, players=self.players)
-        return [e for e in self._told.every[self._since(since) :] if not isinstance(e, PrivateEvent) or e.seat == seat]
+        start = self._since(since)
+        told = self._told
+        owners = told.owners
+        every = told.every
+        return [every[i] for i in range(start, len(every)) if owners[i] < 0 or owners[i] == seat]
 
     def all_events(self, since: object = 0) -> list[Event]:
         """The public events after number ``since`` with every seat's private ones in place: the whole match, as
