@@ -513,7 +513,7 @@ class SeatEncoder:
         self.vector: Vector = out
         """The seat's observation vector, as of the last :meth:`observe`."""
         # Item writes through a memoryview cost less than through numpy (typeshed types its items as int).
-        self._mv = cast("MutableSequence[float]", out.data)
+        self._mv = cast("MutableSequence[float | int]", out.data)
         blocks = layout.blocks
         self._hand: int = blocks["hand"].start
         self._top: int = blocks["top_discard"].start
@@ -535,7 +535,7 @@ class SeatEncoder:
         copies, values = _rule_planes(self.rules, self.decks)
         self._copies_array = copies
         self._values = values
-        self._copies = [float(c) for c in copies]
+        self._copies = [int(c) for c in copies]
         self._unique = int(copies.max()) <= 1
         self._in_game = float(copies.sum())
         self._limit = self.rules.limit
@@ -579,16 +579,16 @@ class SeatEncoder:
         self.vector[: self._deck_block.start] = 0
         self.vector[self._unseen : self._unseen + K] = self._copies_array
         self._deal: int | None = None
-        self._n_hand = [0.0] * K
-        self._n_pile = [0.0] * K
+        self._n_hand = [0] * K
+        self._n_pile = [0] * K
         self._n_discarded = [0] * (K * P)
-        self._known_rows = [[0.0] * K for _ in range(P)]
+        self._known_rows = [[0] * K for _ in range(P)]
         empty: _Held = set() if self._unique else []
         self._known_state: list[_Held] = [empty] * P
         self._hand_state = empty
-        self._n_table = [0.0] * (K * P)
-        self._on_table = [0.0] * K
-        self._others_known = [0.0] * K
+        self._n_table = [0] * (K * P)
+        self._on_table = [0] * K
+        self._others_known = [0] * K
         self._seen_hand: tuple[Card, ...] = ()
         self._seen_pile: tuple[Card, ...] = ()
         self._seen_discards = 0
@@ -684,11 +684,11 @@ class SeatEncoder:
     def _replace(
         self,
         start: int,
-        counts: list[float],
+        counts: list[int],
         state: _Held,
         new: Sequence[Card],
         changed: list[int],
-        total: list[float] | None = None,
+        total: list[int] | None = None,
     ) -> _Held:
         """The cards of a block (held as ``state``) are now ``new``: count what differs (in ``total`` too,
         the sum over rows the unseen count reads, when given); the new state.
@@ -715,26 +715,26 @@ class SeatEncoder:
     def _move(
         self,
         start: int,
-        counts: list[float],
+        counts: list[int],
         old: list[int],
         new: list[int],
         changed: list[int],
-        total: list[float] | None = None,
+        total: list[int] | None = None,
     ) -> None:
         """Cards of kinds ``old`` left the block at ``start`` (counted in ``counts``, and in ``total`` when
         given), cards of kinds ``new`` came."""
         mv = self._mv
         for k in old:
-            counts[k] -= 1.0
+            counts[k] -= 1
             mv[start + k] = counts[k]
         for k in new:
-            counts[k] += 1.0
+            counts[k] += 1
             mv[start + k] = counts[k]
         if total is not None:
             for k in old:
-                total[k] -= 1.0
+                total[k] -= 1
             for k in new:
-                total[k] += 1.0
+                total[k] += 1
         changed += old
         changed += new
 
@@ -756,7 +756,7 @@ class SeatEncoder:
         kind = card_kind
         counts = self._n_table
         moved: list[int] = []
-        for sign, melds in ((-1.0, self._seen_table), (1.0, table)):
+        for sign, melds in ((-1, self._seen_table), (1, table)):
             for meld in melds:
                 row = self._row[meld.owner]
                 for card in meld.cards:
@@ -779,7 +779,7 @@ class SeatEncoder:
         start = self._unseen
         for k in set(changed) if len(changed) > 3 else changed:
             left = copies[k] - hand[k] - pile[k] - on_table[k] - others[k]
-            mv[start + k] = left if left > 0.0 else 0.0
+            mv[start + k] = left if left > 0 else 0
 
     def _public(self, obs: Observation, scores: Sequence[int], to_move: int | None, pending: Sequence[int]) -> None:
         """The seat blocks, the phase and the stock of an observation: rewritten when they changed."""
@@ -902,19 +902,19 @@ class SeatEncoder:
                 if k < 0:
                     k = _KIND_OF[card]
                 pile.pop()
-                pile_counts[k] -= 1.0
+                pile_counts[k] -= 1
                 mv[pile_at + k] = pile_counts[k]
                 mv[top_at + k] = 0.0
                 if pile:
                     mv[top_at + pile[-1]] = 1.0
                 r = rel[seat]
                 taken = known[r]
-                taken[k] += 1.0
+                taken[k] += 1
                 mv[known_at + row[seat] + k] = taken[k]
                 if r:
-                    others[k] += 1.0
+                    others[k] += 1
                 else:
-                    hand[k] += 1.0
+                    hand[k] += 1
                     mv[hand_at + k] = hand[k]
                 changed.append(k)
             elif type(event) is Discarded:
@@ -928,18 +928,18 @@ class SeatEncoder:
                 sizes[seat] -= 1
                 r = rel[seat]
                 taken = known[r]
-                if taken[k] > 0.0:
-                    taken[k] -= 1.0
+                if taken[k] > 0:
+                    taken[k] -= 1
                     mv[known_at + row[seat] + k] = taken[k]
                     if r:
-                        others[k] -= 1.0
+                        others[k] -= 1
                 if not r:
-                    hand[k] -= 1.0
+                    hand[k] -= 1
                     mv[hand_at + k] = hand[k]
                 if pile:
                     mv[top_at + pile[-1]] = 0.0
                 pile.append(k)
-                pile_counts[k] += 1.0
+                pile_counts[k] += 1
                 mv[pile_at + k] = pile_counts[k]
                 mv[top_at + k] = 1.0
                 index = row[seat] + k
@@ -953,7 +953,7 @@ class SeatEncoder:
                 if event.seat != me:
                     self._not_mine(event)
                 k = card_kind(event.card)
-                hand[k] += 1.0
+                hand[k] += 1
                 mv[hand_at + k] = hand[k]
                 changed.append(k)
             elif type(event) is DealStarted:
@@ -969,14 +969,14 @@ class SeatEncoder:
                 if event.seat != me:
                     self._not_mine(event)
                 for k in _kinds(event.hand):
-                    hand[k] += 1.0
+                    hand[k] += 1
                     mv[hand_at + k] = hand[k]
                     changed.append(k)
             elif type(event) is StockRebuilt:
                 public += 1
                 self._stock_now = event.stock
                 for k in pile[:-1]:
-                    pile_counts[k] -= 1.0
+                    pile_counts[k] -= 1
                     mv[pile_at + k] = pile_counts[k]
                     changed.append(k)
                 del pile[:-1]
@@ -997,7 +997,7 @@ class SeatEncoder:
                 if event.seat != me:
                     self._not_mine(event)
                 k = card_kind(event.card)
-                hand[k] -= 1.0
+                hand[k] -= 1
                 mv[hand_at + k] = hand[k]
                 changed.append(k)
             elif type(event) is LaidOff:
@@ -1073,7 +1073,7 @@ class SeatEncoder:
         self._scores_now = list(event.scores)
         k = card_kind(event.discard)
         self._pile_now = [k]
-        self._n_pile[k] = 1.0
+        self._n_pile[k] = 1
         self._mv[self._pile + k] = 1.0
         self._mv[self._top + k] = 1.0
         changed.append(k)
@@ -1083,13 +1083,13 @@ class SeatEncoder:
         self._sizes_now[seat] -= 1
         r = self._rel[seat]
         taken = self._known_rows[r]
-        if taken[k] > 0.0:
-            taken[k] -= 1.0
+        if taken[k] > 0:
+            taken[k] -= 1
             self._mv[self._known + self._row[seat] + k] = taken[k]
             if r:
-                self._others_known[k] -= 1.0
+                self._others_known[k] -= 1
         if not r:
-            self._n_hand[k] -= 1.0
+            self._n_hand[k] -= 1
             self._mv[self._hand + k] = self._n_hand[k]
 
     def _lay(self, owner: int, kinds: list[int]) -> None:
@@ -1098,9 +1098,9 @@ class SeatEncoder:
         start = self._table + self._row[owner]
         at = self._row[owner]
         for k in kinds:
-            counts[at + k] += 1.0
+            counts[at + k] += 1
             self._mv[start + k] = counts[at + k]
-            self._on_table[k] += 1.0
+            self._on_table[k] += 1
 
     def _deal_ended(self, event: DealEnded, changed: list[int]) -> None:
         """Every hand is shown: the known rows hold them; the table is the result's."""
@@ -1112,11 +1112,11 @@ class SeatEncoder:
         if result.closer is not None:
             counts = self._n_table
             on_table = self._on_table
-            new = [0.0] * (K * self.players)
+            new = [0] * (K * self.players)
             for meld in result.table:
                 at = self._row[meld.owner]
                 for k in _kinds(meld.cards):
-                    new[at + k] += 1.0
+                    new[at + k] += 1
             for index, value in enumerate(new):
                 if value != counts[index]:
                     k = index % K
@@ -1127,9 +1127,9 @@ class SeatEncoder:
         self._sizes_now = [len(loose) for loose in result.loose]
         for seat, loose in enumerate(result.loose):
             r = self._rel[seat]
-            now = [0.0] * K
+            now = [0] * K
             for k in _kinds(loose):
-                now[k] += 1.0
+                now[k] += 1
             self._set_row(
                 self._known + self._row[seat], self._known_rows[r], now, changed, self._others_known if r else None
             )
@@ -1137,7 +1137,7 @@ class SeatEncoder:
                 self._set_row(self._hand, self._n_hand, now, changed, None)
 
     def _set_row(
-        self, start: int, counts: list[float], now: list[float], changed: list[int], total: list[float] | None
+        self, start: int, counts: list[int], now: list[int], changed: list[int], total: list[int] | None
     ) -> None:
         """A card block's counts are now ``now`` (the sum over rows ``total`` follows, when given)."""
         mv = self._mv
