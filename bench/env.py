@@ -14,7 +14,8 @@ Random legal play, 2 players, ``fournier`` rules, episodes cut at
 - ``vector N=n, p process(es)``: :class:`~chinchon.vector_env.BotOpponentsVectorEnv`
   with ``n`` games, the learner at seat 0 playing a random legal action,
   the ``random`` bot (or ``--opponents``) at the other seat; one process
-  (``workers=0``) or two worker processes. A step is one learner decision (the bot's decisions
+  (``workers=0``) or two (``workers=1``: this one and a worker; not with
+  one game, which one process steps). A step is one learner decision (the bot's decisions
   in between are not counted; ``actions/s`` counts every seat's).
 
 Each configuration runs ``--seconds`` of wall-clock time, ``--repeat`` times,
@@ -248,7 +249,7 @@ def main() -> None:
             lambda: whole_encoding_env("fournier", 2, max_turns=turns), seed
         )
     for games in (int(n) for n in args.sizes.split(",")):
-        for workers in (0, 2):
+        for workers in (0, 1) if games > 1 else (0,):
             label = "1 process" if workers == 0 else "2 processes"
             configs[f"vector N={games}, {label}"] = vector_runner(games, workers, turns, seed, args.opponents)
     rates, cpu_rates = measure(configs, args.seconds, args.repeat)

@@ -7,8 +7,9 @@ vector API: one :meth:`~BotOpponentsVectorEnv.step` takes an array of
 ``num_envs`` action numbers and returns the observations and masks as
 ``(num_envs, ...)`` arrays, written into buffers made once. A match that
 ends is started again at the next step (Gymnasium's *next-step* autoreset).
-With ``workers=k`` the games are split among ``k`` worker processes that
-write into shared memory; a worker ends with the process that made it.
+With ``workers=k`` the games are split among this process and ``k``
+worker processes that write into shared memory; a worker ends with the
+process that made it.
 
 >>> from chinchon.vector_env import BotOpponentsVectorEnv
 >>> games = BotOpponentsVectorEnv(4, "fournier", 2, "simple", seed=7)
@@ -454,8 +455,10 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
     truncations are ``(num_envs,)`` arrays. The bots' actions are played as
     they chose them.
 
-    ``workers``: 0 steps every game in this process; ``k`` splits them among
-    ``k`` worker processes (spawned), which write into shared memory.
+    ``workers``: 0 steps every game in this process; ``k`` splits them
+    evenly among this process and ``k`` worker processes (spawned), which
+    write into shared memory (so ``workers=1`` steps on two cores; at most
+    one process per game).
     ``copy=False`` returns the buffers themselves (overwritten by the next
     step) instead of copies. ``seed`` seeds the first :meth:`reset` when it
     is given none. ``fast_path=False`` plays every action through
@@ -512,7 +515,7 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
             _rules_of(rules), players, seat, names, reward, bool(interactive_showdown), max_turns, bool(fast_path)
         )
         self.num_envs = num_envs
-        self.workers = min(workers, num_envs)
+        self.workers = min(workers, num_envs - 1)
         self.copy = copy
         self.single_observation_space = probe.observation_space(probe.agent(seat))
         self.single_action_space = probe.action_space(probe.agent(seat))
@@ -533,8 +536,13 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
             context = multiprocessing.get_context("spawn")
             raw = self._shared(context)
             self._buffers = _buffers(raw, *self._shape)
-            bounds = [num_envs * w // self.workers for w in range(self.workers + 1)]
-            for lo, hi in itertools.pairwise(bounds):
+            # This process steps the first share while the workers step theirs: it does not wait idle, and each
+            # worker's wake-up at a step overlaps with work.
+            shares = self.workers + 1
+            bounds = [num_envs * w // shares for w in range(shares + 1)]
+            self._own = bounds[1]
+            self._games = _Games(self.config, self._buffers.rows(0, self._own), 0, self._own, num_envs)
+            for lo, hi in itertools.pairwise(bounds[1:]):
                 mine, theirs = context.Pipe()
                 process = context.Process(
                     target=_work,
@@ -555,6 +563,7 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
                 np.zeros(num_envs, dtype=np.bool_),
                 np.zeros(num_envs, dtype=np.int64),
             )
+            self._own = num_envs
             self._games = _Games(self.config, self._buffers, 0, num_envs, num_envs)
 
     def _shared(self, context: Any) -> list[Any]:
@@ -563,15 +572,19 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         return [context.RawArray(ctypes.c_char, size) for size in sizes]
 
     def _run(self, command: str, argument: Any = None) -> None:
-        if self._games is not None:
-            if command == "step":
-                self._games.step()
-            else:
-                self._games.reset(argument)
-            return
         for connection in self._connections:
             connection.send((command, argument))
-        errors = [connection.recv() for connection in self._connections]
+        games = self._games
+        assert games is not None
+        mine: Exception | None = None
+        try:
+            if command == "step":
+                games.step()
+            else:
+                games.reset(argument[: self._own])
+        except Exception as failed:  # raised once every worker has answered: the next message finds them ready
+            mine = failed
+        errors = [mine, *(connection.recv() for connection in self._connections)]
         for error in errors:
             if error is not None:
                 raise error
@@ -676,12 +689,13 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         Raises:
             EnvError: the games are in worker processes, or before :meth:`reset`, or no such game.
         """
-        if self._games is None:
+        if self._connections:
             raise EnvError(N_("the matches are in the worker processes: make the environment with workers=0"))
         if not isinstance(game, int) or not 0 <= game < self.num_envs:
             raise EnvError(
                 N_("game: expected a number from 0 to {last}, got {value}"), last=self.num_envs - 1, value=repr(game)
             )
+        assert self._games is not None
         match = self._games.games[game].match
         if match is None:
             raise EnvError(N_("call reset() before playing"))

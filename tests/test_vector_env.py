@@ -225,6 +225,30 @@ def test_refusals() -> None:
         vector.reset()
 
 
+def test_this_process_steps_a_share_beside_its_workers() -> None:
+    """workers=k splits the games among this process and k workers, at most one process a game: one game never
+    goes to a worker, and its match stays at hand."""
+    vector = BotOpponentsVectorEnv(3, "fournier", 2, "random", max_turns=200, seed=2, workers=5)
+    alone = BotOpponentsVectorEnv(1, "fournier", 2, "random", max_turns=200, seed=2, workers=1)
+    here = BotOpponentsVectorEnv(3, "fournier", 2, "random", max_turns=200, seed=2)
+    try:
+        assert (vector.workers, alone.workers) == (2, 0)
+        a, _ = vector.reset()
+        b, _ = here.reset()
+        alone.reset()
+        assert alone.match(0).seed == 2
+        rng = np.random.default_rng(4)
+        for _ in range(150):
+            assert np.array_equal(a["observation"], b["observation"])
+            assert np.array_equal(a["action_mask"], b["action_mask"])
+            actions = learner_actions(a["action_mask"], rng)
+            a, *_ = vector.step(actions)
+            b, *_ = here.step(actions)
+    finally:
+        for env in (vector, alone, here):
+            env.close()
+
+
 def test_workers_end_with_their_parent() -> None:
     """A parent killed outright (SIGKILL) leaves no worker behind."""
     script = textwrap.dedent(
