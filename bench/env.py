@@ -210,7 +210,8 @@ def profile(name: str, run: Runner, seconds: float) -> None:
         "the bots' views (Match.observation)": spent("match.py", "observation"),
         "the bots' choices (Bot.choose, random picks)": spent("simple.py", "choose")
         + spent("match.py", "legal_actions", bots)
-        + spent("random.py", "choice", bots),
+        + spent("random.py", "choice", bots)
+        + spent("vector_env.py", "_choice"),
         "the engine's moves (Match.apply, Match.play)": spent("match.py", "apply") + spent("match.py", "play"),
         "showdowns (Match.resolve_showdown)": spent("match.py", "resolve_showdown"),
     }

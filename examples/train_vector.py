@@ -195,7 +195,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=1.0, help="training time")
     parser.add_argument("--games", type=int, default=32, help="matches stepped together")
-    parser.add_argument("--workers", type=int, default=0, help="worker processes (0: this one)")
+    parser.add_argument("--workers", type=int, default=0, help="worker processes besides this one (0: all games here)")
     parser.add_argument("--horizon", type=int, default=64, help="steps of every game between updates")
     parser.add_argument("--lr", type=float, default=30.0, help="learning rate")
     parser.add_argument("--evaluate", type=int, default=200, help="matches played before and after training")
