@@ -548,8 +548,8 @@ class SeatEncoder:
         out[self._deck_block] = self._copies_array
         out[self._values_block] = self._values
         self._clear_cards()
-        self._seen_sizes: tuple[int, ...] | None = None
-        self._seen_scores: tuple[int, ...] | None = None
+        self._seen_sizes: list[int] = []
+        self._seen_scores: list[int] | None = None
         self._seen_seats: tuple[int, ...] | None = None
         self._seen_mover: int | None = None
         self._seen_phase: Phase | None = None
@@ -777,18 +777,19 @@ class SeatEncoder:
         copies, hand, pile = self._copies, self._n_hand, self._n_pile
         on_table, others = self._on_table, self._others_known
         start = self._unseen
-        for k in set(changed) if len(changed) > 3 else changed:
+        kinds = changed if len(changed) <= 3 else list(set(changed))
+        for k in kinds:
             left = copies[k] - hand[k] - pile[k] - on_table[k] - others[k]
             mv[start + k] = left if left > 0 else 0
 
     def _public(self, obs: Observation, scores: Sequence[int], to_move: int | None, pending: Sequence[int]) -> None:
         """The seat blocks, the phase and the stock of an observation: rewritten when they changed."""
-        self._scalars(obs.hand_sizes, tuple(scores), obs.seats, to_move, obs.phase, bool(pending), obs.stock_size)
+        self._scalars(list(obs.hand_sizes), list(scores), obs.seats, to_move, obs.phase, bool(pending), obs.stock_size)
 
     def _scalars(
         self,
-        sizes: tuple[int, ...],
-        scores: tuple[int, ...],
+        sizes: list[int],
+        scores: list[int],
         seats: tuple[int, ...],
         to_move: int | None,
         phase: Phase,
@@ -799,22 +800,23 @@ class SeatEncoder:
         mv = self._mv
         rel = self._rel
         seen = self._seen_sizes
-        if sizes != seen:
-            at = self._sizes
-            if seen is None or len(seen) != len(sizes):
-                for seat, size in enumerate(sizes):
+        at = self._sizes
+        if len(seen) != len(sizes):
+            for seat, size in enumerate(sizes):
+                mv[at + rel[seat]] = min(size / 11, 1.0)
+            self._seen_sizes = list(sizes)
+        else:
+            # Most steps change one seat's hand; compared in place, as nothing is made at every step.
+            for seat in range(len(sizes)):
+                size = sizes[seat]
+                if size != seen[seat]:
                     mv[at + rel[seat]] = min(size / 11, 1.0)
-            else:
-                # Most steps change one seat's hand.
-                for seat, size in enumerate(sizes):
-                    if size != seen[seat]:
-                        mv[at + rel[seat]] = min(size / 11, 1.0)
-            self._seen_sizes = sizes
+                    seen[seat] = size
         if scores != self._seen_scores:
             limit = self._limit
             for seat in range(self.players):
                 mv[self._scores + rel[seat]] = min(max(scores[seat] / limit, -10.0), 10.0) if scores else 0.0
-            self._seen_scores = scores
+            self._seen_scores = list(scores)
         if seats != self._seen_seats:
             for seat in range(self.players):
                 mv[self._in_deal + rel[seat]] = 0.0
@@ -887,7 +889,9 @@ class SeatEncoder:
         hand_at, pile_at, top_at, known_at = self._hand, self._pile, self._top, self._known
         changed: list[int] = []
         public = 0
-        for event in events:
+        # A list is walked by index when compiled, with no iterator to make.
+        told: list[Event] = events if type(events) is list else list(events)
+        for event in told:
             if type(event) is Drew:
                 public += 1
                 seat = event.seat
@@ -1036,8 +1040,8 @@ class SeatEncoder:
         if changed:
             self._recount_unseen(changed)
         self._scalars(
-            tuple(self._sizes_now),
-            tuple(self._scores_now),
+            self._sizes_now,
+            self._scores_now,
             self._seats_now,
             self._mover_now,
             self._phase_now,

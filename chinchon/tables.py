@@ -55,6 +55,11 @@ class Tables:
         self._seat_plays: dict[int, list[object]] = {}
         self.play_texts: list[str] = [str(Draw("discard")), str(Draw("stock")), *self.discard_texts]
         """By ``move + 2`` (draws, then card ids): the log's text of a draw or a discard."""
+        self.discard_pairs: list[list[object]] = [
+            [(seat, cid) for cid in range(len(self.card_of))] for seat in range(rules.max_players)
+        ]
+        """By seat, then card id: a deal's record of the seat's discard ``(seat, card id)``, made once (typed as
+        objects, as :meth:`seat_plays`)."""
         # For Deal.moves: the rules it asks on every move.
         self.forbid_rediscard = rules.forbid_rediscard
         self.close_on_first_turn = rules.close_on_first_turn

@@ -531,6 +531,8 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         self._started = False
         self._processes: list[Any] = []
         self._connections: list[multiprocessing.connection.Connection] = []
+        self._unanswered: list[multiprocessing.connection.Connection] = []
+        """The workers sent a message whose reply is still to read."""
         self._games: _Games | None = None
         if self.workers:
             context = multiprocessing.get_context("spawn")
@@ -572,8 +574,13 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         return [context.RawArray(ctypes.c_char, size) for size in sizes]
 
     def _run(self, command: str, argument: Any = None) -> None:
+        # Replies left unread by an interrupted call (Ctrl-C) are read first: each reply answers its own message.
+        while self._unanswered:
+            self._unanswered[0].recv()
+            self._unanswered.pop(0)
         for connection in self._connections:
             connection.send((command, argument))
+            self._unanswered.append(connection)
         games = self._games
         assert games is not None
         mine: Exception | None = None
@@ -584,7 +591,10 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
                 games.reset(argument[: self._own])
         except Exception as failed:  # raised once every worker has answered: the next message finds them ready
             mine = failed
-        errors = [mine, *(connection.recv() for connection in self._connections)]
+        errors = [mine]
+        while self._unanswered:
+            errors.append(self._unanswered[0].recv())
+            self._unanswered.pop(0)
         for error in errors:
             if error is not None:
                 raise error
@@ -689,7 +699,7 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         Raises:
             EnvError: the games are in worker processes, or before :meth:`reset`, or no such game.
         """
-        if self._connections:
+        if self.workers:
             raise EnvError(N_("the matches are in the worker processes: make the environment with workers=0"))
         if not isinstance(game, int) or not 0 <= game < self.num_envs:
             raise EnvError(
@@ -718,4 +728,5 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         for connection in self._connections:
             connection.close()
         self._connections = []
+        self._unanswered = []
         self._processes = []

@@ -161,6 +161,10 @@ def test_workers_step_the_same_games() -> None:
         here.close()
         there.close()
     assert not any(process.is_alive() for process in there._processes)
+    # Closed, the games of an environment with workers are still not at hand, this process's share included.
+    for game in (0, 4):
+        with pytest.raises(EnvError, match="worker"):
+            there.match(game)
 
 
 def test_buffers_copies_and_reset() -> None:
@@ -247,6 +251,31 @@ def test_this_process_steps_a_share_beside_its_workers() -> None:
     finally:
         for env in (vector, alone, here):
             env.close()
+
+
+def test_a_reply_left_unread_is_read_before_the_next_message() -> None:
+    """A call interrupted (Ctrl-C) while this process stepped its share leaves the workers' replies unread: the next
+    call reads them first, and waits for the answers to its own message."""
+    vector = BotOpponentsVectorEnv(6, "fournier", 2, "random", max_turns=200, seed=5, workers=1)
+    here = BotOpponentsVectorEnv(6, "fournier", 2, "random", max_turns=200, seed=5)
+    try:
+        a, _ = vector.reset()
+        b, _ = here.reset()
+        # What an interrupted call leaves: a message sent (a reset that starts no game), its reply not read.
+        for connection in vector._connections:
+            connection.send(("reset", [None] * 6))
+            vector._unanswered.append(connection)
+        rng = np.random.default_rng(6)
+        for _ in range(40):
+            assert np.array_equal(a["observation"], b["observation"])
+            assert np.array_equal(a["action_mask"], b["action_mask"])
+            actions = learner_actions(a["action_mask"], rng)
+            a, *_ = vector.step(actions)
+            b, *_ = here.step(actions)
+        assert not vector._unanswered
+    finally:
+        vector.close()
+        here.close()
 
 
 def test_workers_end_with_their_parent() -> None:

@@ -511,7 +511,7 @@ class Deal(_Showdown):
             if taken and move in taken:
                 taken.remove(move)
             self._pile.append(move)
-            self._discards.append((seat, move))
+            cast("list[object]", self._discards).append(self._t.discard_pairs[seat][move])
             self.turn += 1
             self.phase = _IN_DRAW
             self.to_move = self._next_seat[seat]
