@@ -582,6 +582,7 @@ class SeatEncoder:
         self._n_hand = [0] * K
         self._n_pile = [0] * K
         self._n_discarded = [0] * (K * P)
+        self._n_unseen = list(self._copies)
         self._known_rows = [[0] * K for _ in range(P)]
         empty: _Held = set() if self._unique else []
         self._known_state: list[_Held] = [empty] * P
@@ -777,10 +778,16 @@ class SeatEncoder:
         copies, hand, pile = self._copies, self._n_hand, self._n_pile
         on_table, others = self._on_table, self._others_known
         start = self._unseen
+        unseen = self._n_unseen
         kinds = changed if len(changed) <= 3 else list(set(changed))
         for k in kinds:
             left = copies[k] - hand[k] - pile[k] - on_table[k] - others[k]
-            mv[start + k] = left if left > 0 else 0
+            if left < 0:
+                left = 0
+            # A card that changed hands in sight (a draw from the pile) leaves its count unseen as it was.
+            if left != unseen[k]:
+                unseen[k] = left
+                mv[start + k] = left
 
     def _public(self, obs: Observation, scores: Sequence[int], to_move: int | None, pending: Sequence[int]) -> None:
         """The seat blocks, the phase and the stock of an observation: rewritten when they changed."""
@@ -829,13 +836,14 @@ class SeatEncoder:
             if to_move is not None:
                 mv[self._to_move + rel[to_move]] = 1.0
             self._seen_mover = to_move
-        if phase is not self._seen_phase or deciding is not self._seen_deciding:
+        if phase is not self._seen_phase:
             start = self._phase
             if self._seen_phase is not None:  # else reset() left the block at 0
                 mv[start + _phase_index(self._seen_phase)] = 0.0
             mv[start + _phase_index(phase)] = 1.0
-            mv[start + len(_PHASES)] = 1.0 if deciding else 0.0
             self._seen_phase = phase
+        if deciding is not self._seen_deciding:
+            mv[self._phase + len(_PHASES)] = 1.0 if deciding else 0.0
             self._seen_deciding = deciding
         if stock != self._seen_stock:
             mv[self._stock] = min(stock / self._in_game, 1.0)
