@@ -229,6 +229,18 @@ def test_refusals() -> None:
         vector.reset()
 
 
+def step_alike(
+    vector: BotOpponentsVectorEnv, here: BotOpponentsVectorEnv, a: Any, b: Any, rng: np.random.Generator, steps: int
+) -> None:
+    """Steps both environments with the same actions, checking that they show the same observations and masks."""
+    for _ in range(steps):
+        assert np.array_equal(a["observation"], b["observation"])
+        assert np.array_equal(a["action_mask"], b["action_mask"])
+        actions = learner_actions(a["action_mask"], rng)
+        a, *_ = vector.step(actions)
+        b, *_ = here.step(actions)
+
+
 def test_this_process_steps_a_share_beside_its_workers() -> None:
     """workers=k splits the games among this process and k workers, at most one process a game: one game never
     goes to a worker, and its match stays at hand."""
@@ -241,13 +253,7 @@ def test_this_process_steps_a_share_beside_its_workers() -> None:
         b, _ = here.reset()
         alone.reset()
         assert alone.match(0).seed == 2
-        rng = np.random.default_rng(4)
-        for _ in range(150):
-            assert np.array_equal(a["observation"], b["observation"])
-            assert np.array_equal(a["action_mask"], b["action_mask"])
-            actions = learner_actions(a["action_mask"], rng)
-            a, *_ = vector.step(actions)
-            b, *_ = here.step(actions)
+        step_alike(vector, here, a, b, np.random.default_rng(4), 150)
     finally:
         for env in (vector, alone, here):
             env.close()
@@ -265,13 +271,7 @@ def test_a_reply_left_unread_is_read_before_the_next_message() -> None:
         for connection in vector._connections:
             connection.send(("reset", [None] * 6))
             vector._unanswered.append(connection)
-        rng = np.random.default_rng(6)
-        for _ in range(40):
-            assert np.array_equal(a["observation"], b["observation"])
-            assert np.array_equal(a["action_mask"], b["action_mask"])
-            actions = learner_actions(a["action_mask"], rng)
-            a, *_ = vector.step(actions)
-            b, *_ = here.step(actions)
+        step_alike(vector, here, a, b, np.random.default_rng(6), 40)
         assert not vector._unanswered
     finally:
         vector.close()
