@@ -167,6 +167,13 @@ CARD_KINDS: Final = len(_KINDS)
 _KIND_OF_ID: Final[dict[int, int]] = {id(card): i for i, card in enumerate(_KINDS)}
 
 
+# Compiled, a Final name is a C constant, where any other module-level name is looked up in the module's dict at
+# each use: the commonest events, as the encoder tells them apart.
+_DREW: Final = Drew
+_DISCARDED: Final = Discarded
+_YOU_DREW: Final = YouDrew
+
+
 def card_kind(card: Card) -> int:
     """The number of a card's kind (0-52), the same under every rule set."""
     kind = _KIND_OF_ID.get(id(card))
@@ -900,7 +907,7 @@ class SeatEncoder:
         # A list is walked by index when compiled, with no iterator to make.
         told: list[Event] = events if type(events) is list else list(events)
         for event in told:
-            if type(event) is Drew:
+            if type(event) is _DREW:
                 public += 1
                 seat = event.seat
                 self._phase_now = _DISCARD_PHASE
@@ -929,7 +936,7 @@ class SeatEncoder:
                     hand[k] += 1
                     mv[hand_at + k] = hand[k]
                 changed.append(k)
-            elif type(event) is Discarded:
+            elif type(event) is _DISCARDED:
                 public += 1
                 seat = event.seat
                 card = event.card
@@ -961,7 +968,7 @@ class SeatEncoder:
                 self._phase_now = _DRAW_PHASE
                 self._mover_now = self._next_of[seat]
                 changed.append(k)
-            elif type(event) is YouDrew:
+            elif type(event) is _YOU_DREW:
                 if event.seat != me:
                     self._not_mine(event)
                 k = card_kind(event.card)

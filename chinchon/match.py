@@ -44,6 +44,10 @@ __all__ = ["Match"]
 _DEAL_OVER: Final = Phase.OVER
 
 
+# Compiled, a Final name is a C constant; any other module-level name is looked up in the module's dict at each use.
+_PUBLIC_EVENT: Final = PublicEvent
+
+
 class _Told:
     """Every event a match told, in order, and where each public one is in that list: the deal's sink.
 
@@ -61,7 +65,7 @@ class _Told:
         """By event: the seat a private event is for, -1 for a public one (read for each seat, found once)."""
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, PublicEvent):
+        if isinstance(event, _PUBLIC_EVENT):
             self.marks.append(len(self.every))
             self.public.append(event)
             self.owners.append(-1)

@@ -51,7 +51,7 @@ class Tables:
             [tuple(self.discard_of[s * R + p] for p in range(R) if m >> p & 1) for m in range(1 << R)] for s in range(4)
         ]
         self._cards: dict[int, tuple[Card, ...]] = {}
-        self._seat_events: dict[int, SeatEvents] = {}
+        self._seat_events: list[SeatEvents | None] = [None] * rules.max_players
         self._seat_plays: dict[int, list[object]] = {}
         self.play_texts: list[str] = [str(Draw("discard")), str(Draw("stock")), *self.discard_texts]
         """By ``move + 2`` (draws, then card ids): the log's text of a draw or a discard."""
@@ -72,7 +72,7 @@ class Tables:
         """The events of a seat's draws and discards, made once (events are frozen values): its draw from the
         stock, and by card id its draw of the card from the pile, the card it drew from the stock (private),
         its discard of the card."""
-        events = self._seat_events.get(seat)
+        events = self._seat_events[seat]
         if events is None:
             cards = self.card_of
             events = self._seat_events[seat] = (

@@ -308,7 +308,8 @@ class _FastGame(_Game):
     def __init__(self, config: _Config, number: int, buffers: _Buffers, row: int) -> None:
         super().__init__(config, number, buffers, row)
         self.move_of, self.number_of = _move_numbers(config.rules)
-        self.random = {s: type(bot) is RandomBot for s, bot in self.bots.items()}
+        self.random = [type(self.bots.get(s)) is RandomBot for s in range(config.players)]
+        """By seat: whether the bot there is the ``random`` one (a list: read at every bot's turn)."""
 
     def step(self, index: int) -> None:
         """Play the learner's action number, then the bots' up to its next decision; or start again when done."""

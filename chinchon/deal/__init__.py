@@ -641,8 +641,8 @@ class Deal(_Showdown):
             if sorted(map(id, order)) != sorted(map(id, cards)) and Counter(order) != Counter(cards):
                 raise ChinchonError(N_("the reshuffled stock is not the discard pile"))
             self.reshuffles.append(tuple(order))
-            id_of = self._t.id_of
-            self._stock = [id_of[card] for card in reversed(order)]
+            id_by_code = self._t.id_by_code
+            self._stock = [id_by_code[card._code] for card in reversed(order)]
         else:
             # A shuffle moves a list of ids exactly as it would the list of their cards.
             ids = list(self._pile)
