@@ -8,6 +8,7 @@ Built once per ``Rules`` value, in the per-rules cache (:mod:`chinchon.cache`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from chinchon.actions import Action, Discard, Draw
 from chinchon.cache import per_rules
@@ -52,9 +53,14 @@ class Tables:
         ]
         self._cards: dict[int, tuple[Card, ...]] = {}
         self._seat_events: list[SeatEvents | None] = [None] * rules.max_players
-        self._seat_plays: dict[int, list[object]] = {}
+        self._seat_plays: list[list[object] | None] = [None] * rules.max_players
         self.play_texts: list[str] = [str(Draw("discard")), str(Draw("stock")), *self.discard_texts]
         """By ``move + 2`` (draws, then card ids): the log's text of a draw or a discard."""
+        self.play_lines: list[list[dict[str, Any]]] = [
+            [{"seat": seat, "action": text} for text in self.play_texts] for seat in range(rules.max_players)
+        ]
+        """By seat, then ``move + 2``: the log's line of a draw or a discard, to copy (a copy costs less than a
+        new dict; the lines themselves are never handed out)."""
         self.discard_pairs: list[list[object]] = [
             [(seat, cid) for cid in range(len(self.card_of))] for seat in range(rules.max_players)
         ]
@@ -89,7 +95,7 @@ class Tables:
 
         Typed as objects: compiled, a ``tuple[int, Action]`` taken out of a list is unboxed, and boxed again as a new
         tuple where it is put."""
-        plays = self._seat_plays.get(seat)
+        plays = self._seat_plays[seat]
         if plays is None:
             draws: list[Action] = [Draw("discard"), Draw("stock")]
             plays = self._seat_plays[seat] = [(seat, action) for action in (*draws, *self.discard_of)]

@@ -705,3 +705,19 @@ def test_draws_and_discards_leave_nothing_for_the_garbage_collector(way: str) ->
         if enabled:
             gc.enable()
     assert left == []
+
+
+def test_the_log_lines_of_draws_and_discards_are_each_matchs_own() -> None:
+    # Made by copying a line of the rules' tables: changing one match's log changes no other's, nor the tables.
+    first, second = Match(2, Rules(), seed=5), Match(2, Rules(), seed=5)
+    for match in (first, second):
+        for _ in range(6):
+            match.play(match.moves()[0])
+    assert first.log == second.log
+    line = dict(second.log[-1])
+    first.log[-1]["seen"] = True
+    assert second.log[-1] == line and "seen" not in Match(2, Rules(), seed=5).log[-1]
+    third = Match(2, Rules(), seed=5)
+    for _ in range(6):
+        third.play(third.moves()[0])
+    assert third.log[-1] == line
