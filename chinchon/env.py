@@ -904,7 +904,8 @@ class SeatEncoder:
         hand_at, pile_at, top_at, known_at = self._hand, self._pile, self._top, self._known
         changed: list[int] = []
         public = 0
-        # A list is walked by index when compiled, with no iterator to make.
+        # A list is walked by index when compiled, with no iterator to make. Its items' counts are updated as
+        # a[i] = a[i] + 1: compiled, an augmented assignment to a list item is a generic Python addition.
         told: list[Event] = events if type(events) is list else list(events)
         for event in told:
             if type(event) is _DREW:
@@ -912,7 +913,7 @@ class SeatEncoder:
                 seat = event.seat
                 self._phase_now = _DISCARD_PHASE
                 self._mover_now = seat
-                sizes[seat] += 1
+                sizes[seat] = sizes[seat] + 1
                 card = event.card
                 if card is None:
                     self._stock_now -= 1
@@ -921,19 +922,19 @@ class SeatEncoder:
                 if k < 0:
                     k = _KIND_OF[card]
                 pile.pop()
-                pile_counts[k] -= 1
+                pile_counts[k] = pile_counts[k] - 1
                 mv[pile_at + k] = pile_counts[k]
                 mv[top_at + k] = 0.0
                 if pile:
                     mv[top_at + pile[-1]] = 1.0
                 r = rel[seat]
                 taken = known[r]
-                taken[k] += 1
+                taken[k] = taken[k] + 1
                 mv[known_at + row[seat] + k] = taken[k]
                 if r:
-                    others[k] += 1
+                    others[k] = others[k] + 1
                 else:
-                    hand[k] += 1
+                    hand[k] = hand[k] + 1
                     mv[hand_at + k] = hand[k]
                 changed.append(k)
             elif type(event) is _DISCARDED:
@@ -944,21 +945,21 @@ class SeatEncoder:
                 if k < 0:
                     k = _KIND_OF[card]
                 # _lose, written out: a discard is the commonest event.
-                sizes[seat] -= 1
+                sizes[seat] = sizes[seat] - 1
                 r = rel[seat]
                 taken = known[r]
                 if taken[k] > 0:
-                    taken[k] -= 1
+                    taken[k] = taken[k] - 1
                     mv[known_at + row[seat] + k] = taken[k]
                     if r:
-                        others[k] -= 1
+                        others[k] = others[k] - 1
                 if not r:
-                    hand[k] -= 1
+                    hand[k] = hand[k] - 1
                     mv[hand_at + k] = hand[k]
                 if pile:
                     mv[top_at + pile[-1]] = 0.0
                 pile.append(k)
-                pile_counts[k] += 1
+                pile_counts[k] = pile_counts[k] + 1
                 mv[pile_at + k] = pile_counts[k]
                 mv[top_at + k] = 1.0
                 index = row[seat] + k
@@ -972,7 +973,7 @@ class SeatEncoder:
                 if event.seat != me:
                     self._not_mine(event)
                 k = card_kind(event.card)
-                hand[k] += 1
+                hand[k] = hand[k] + 1
                 mv[hand_at + k] = hand[k]
                 changed.append(k)
             elif type(event) is DealStarted:

@@ -486,27 +486,28 @@ class Deal(_Showdown):
                 self._kept = _kept_after_drawing(self._t, cid)
                 self._taken[seat].append(cid)
                 self._last_draw = "discard"
-            # _add and _remove written out: this is the search's innermost loop.
+            # _add and _remove written out: this is the search's innermost loop. As a[i] = a[i] | bit: compiled, an
+            # augmented assignment to a list item is a generic Python operation.
             if cid == self._t.joker:
-                self._jk[seat] += 1
+                self._jk[seat] = self._jk[seat] + 1
             else:
                 bit = 1 << cid
                 m1 = self._m1
                 if m1[seat] & bit:
-                    self._m2[seat] |= bit
+                    self._m2[seat] = self._m2[seat] | bit
                 else:
-                    m1[seat] |= bit
+                    m1[seat] = m1[seat] | bit
             self.phase = _IN_DISCARD
         elif move < CLOSE:
             if move == self._t.joker:
-                self._jk[seat] -= 1
+                self._jk[seat] = self._jk[seat] - 1
             else:
                 bit = 1 << move
                 m2 = self._m2
                 if m2[seat] & bit:
-                    m2[seat] &= ~bit
+                    m2[seat] = m2[seat] & ~bit
                 else:
-                    self._m1[seat] &= ~bit
+                    self._m1[seat] = self._m1[seat] & ~bit
             taken = self._taken[seat]
             if taken and move in taken:
                 taken.remove(move)
