@@ -172,6 +172,10 @@ class _Game:
         self.results = 0
         self.done = False
         self.encoder.reset()
+        row = self.row
+        self.rewards[row] = 0.0
+        self.terminations[row] = False
+        self.truncations[row] = False
         reward, terminated, truncated = self._play_bots(0.0)
         self._finish(reward, terminated, truncated)
 
@@ -244,13 +248,17 @@ class _Game:
         return self._apply(action, reward)
 
     def _finish(self, reward: float, terminated: bool, truncated: bool) -> None:
-        """Write the learner's observation, mask, reward and ends into the game's row."""
+        """Write the learner's observation, mask, reward and ends into the game's row (a reward of 0 and ends
+        that are not are there already: :meth:`reset` and :meth:`_Games.step` write them)."""
         match = self.match
         assert match is not None
         row = self.row
-        self.rewards[row] = reward
-        self.terminations[row] = terminated
-        self.truncations[row] = truncated
+        if reward:
+            self.rewards[row] = reward
+        if terminated:
+            self.terminations[row] = True
+        if truncated:
+            self.truncations[row] = True
         self.encoder.follow(match)
         mask = self.mask
         marked = self.marked
@@ -380,7 +388,12 @@ class _Games:
 
     def step(self) -> None:
         """Step every game with its action in the buffers."""
-        actions = self.buffers.action.tolist()
+        # Most steps end no game and reward nothing: the games write only what is not 0.
+        buffers = self.buffers
+        buffers.reward.fill(0.0)
+        buffers.terminated.fill(False)
+        buffers.truncated.fill(False)
+        actions = buffers.action.tolist()
         for game, action in zip(self.games, actions, strict=True):
             game.step(action)
 
