@@ -531,12 +531,20 @@ class SeatEncoder:
         self._unseen: int = blocks["unseen"].start
         self._deck_block = blocks["deck"]
         self._values_block = blocks["values"]
-        self._sizes: int = blocks["hand_sizes"].start
-        self._scores: int = blocks["scores"].start
-        self._in_deal: int = blocks["in_deal"].start
-        self._to_move: int = blocks["to_move"].start
-        self._phase: int = blocks["phase"].start
-        self._stock: int = blocks["stock"].start
+        # Views of blocks past the 256th number, written at most steps: an index above 256 is a new int object
+        # at each write, an index into a block's view is not.
+        tail = min(blocks[name].start for name in ("hand_sizes", "scores", "in_deal", "to_move", "phase", "stock"))
+        self._tail_mv = cast("MutableSequence[float | int]", out.data[tail:])
+        self._known_mv = cast("MutableSequence[float | int]", out.data[self._known : blocks["known"].stop])
+        self._unseen_mv = cast("MutableSequence[float | int]", out.data[self._unseen : blocks["unseen"].stop])
+        self._discarded_mv = cast("MutableSequence[float | int]", out.data[self._discarded : blocks["discarded"].stop])
+        # In the view of the last blocks:
+        self._sizes: int = blocks["hand_sizes"].start - tail
+        self._scores: int = blocks["scores"].start - tail
+        self._in_deal: int = blocks["in_deal"].start - tail
+        self._to_move: int = blocks["to_move"].start - tail
+        self._phase: int = blocks["phase"].start - tail
+        self._stock: int = blocks["stock"].start - tail
         self._row = [(s - seat) % players * CARD_KINDS for s in range(players)]
         self._rel = [(s - seat) % players for s in range(players)]
         copies, values = _rule_planes(self.rules, self.decks)
@@ -781,10 +789,9 @@ class SeatEncoder:
         self._seen_table = table
 
     def _recount_unseen(self, changed: list[int]) -> None:
-        mv = self._mv
+        unseen_mv = self._unseen_mv
         copies, hand, pile = self._copies, self._n_hand, self._n_pile
         on_table, others = self._on_table, self._others_known
-        start = self._unseen
         unseen = self._n_unseen
         kinds = changed if len(changed) <= 3 else list(set(changed))
         for k in kinds:
@@ -794,7 +801,7 @@ class SeatEncoder:
             # A card that changed hands in sight (a draw from the pile) leaves its count unseen as it was.
             if left != unseen[k]:
                 unseen[k] = left
-                mv[start + k] = left
+                unseen_mv[k] = left
 
     def _public(self, obs: Observation, scores: Sequence[int], to_move: int | None, pending: Sequence[int]) -> None:
         """The seat blocks, the phase and the stock of an observation: rewritten when they changed."""
@@ -811,7 +818,7 @@ class SeatEncoder:
         stock: int,
     ) -> None:
         """The seat blocks, the phase and the stock: rewritten when they changed."""
-        mv = self._mv
+        mv = self._tail_mv
         rel = self._rel
         seen = self._seen_sizes
         at = self._sizes
@@ -901,7 +908,8 @@ class SeatEncoder:
         others = self._others_known
         sizes = self._sizes_now
         pile = self._pile_now
-        hand_at, pile_at, top_at, known_at = self._hand, self._pile, self._top, self._known
+        hand_at, pile_at, top_at = self._hand, self._pile, self._top
+        known_mv = self._known_mv
         changed: list[int] = []
         public = 0
         # A list is walked by index when compiled, with no iterator to make. Its items' counts are updated as
@@ -930,7 +938,7 @@ class SeatEncoder:
                 r = rel[seat]
                 taken = known[r]
                 taken[k] = taken[k] + 1
-                mv[known_at + row[seat] + k] = taken[k]
+                known_mv[row[seat] + k] = taken[k]
                 if r:
                     others[k] = others[k] + 1
                 else:
@@ -950,7 +958,7 @@ class SeatEncoder:
                 taken = known[r]
                 if taken[k] > 0:
                     taken[k] = taken[k] - 1
-                    mv[known_at + row[seat] + k] = taken[k]
+                    known_mv[row[seat] + k] = taken[k]
                     if r:
                         others[k] = others[k] - 1
                 if not r:
@@ -965,7 +973,7 @@ class SeatEncoder:
                 index = row[seat] + k
                 times = self._n_discarded[index] = self._n_discarded[index] + 1
                 if times <= MAX_COPIES:
-                    mv[self._discarded + index] = float(times)
+                    self._discarded_mv[index] = float(times)
                 self._phase_now = _DRAW_PHASE
                 self._mover_now = self._next_of[seat]
                 changed.append(k)
