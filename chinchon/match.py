@@ -361,7 +361,7 @@ class Match:
             return
         t = deal._t
         # Shared entries: a history tuple made at each move would outlive many collections of the garbage collector.
-        cast("list[object]", deal.history).append(t.seat_plays(mover)[move + 2])  # type: ignore[arg-type]  # a seat is to move
+        cast("list[object]", deal.history).append(t.seat_plays[mover][move + 2])  # type: ignore[index]  # a seat is to move
         deal._step(mover, move)  # type: ignore[arg-type]  # a seat is to move
         self.log.append(t.play_lines[mover][move + 2].copy())  # type: ignore[index]  # a seat is to move
         if deal.phase is _DEAL_OVER:

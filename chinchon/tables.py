@@ -53,7 +53,14 @@ class Tables:
         ]
         self._cards: dict[int, tuple[Card, ...]] = {}
         self._seat_events: list[SeatEvents | None] = [None] * rules.max_players
-        self._seat_plays: list[list[object] | None] = [None] * rules.max_players
+        draws: list[Action] = [Draw("discard"), Draw("stock")]
+        self.seat_plays: list[list[object]] = [
+            [(seat, action) for action in (*draws, *self.discard_of)] for seat in range(rules.max_players)
+        ]
+        """By seat, then ``move + 2`` (the draw from the pile, the draw from the stock, then by card id the discard):
+        the deal history's entry ``(seat, action)``, made once (no entry is changed in place). Typed as objects:
+        compiled, a ``tuple[int, Action]`` taken out of a list is unboxed, and boxed again as a new tuple where it
+        is put."""
         self.play_texts: list[str] = [str(Draw("discard")), str(Draw("stock")), *self.discard_texts]
         """By ``move + 2`` (draws, then card ids): the log's text of a draw or a discard."""
         self.play_lines: list[list[dict[str, Any]]] = [
@@ -65,7 +72,7 @@ class Tables:
             [(seat, cid) for cid in range(len(self.card_of))] for seat in range(rules.max_players)
         ]
         """By seat, then card id: a deal's record of the seat's discard ``(seat, card id)``, made once (typed as
-        objects, as :meth:`seat_plays`)."""
+        objects, as :attr:`seat_plays`)."""
         # For Deal.moves: the rules it asks on every move.
         self.forbid_rediscard = rules.forbid_rediscard
         self.close_on_first_turn = rules.close_on_first_turn
@@ -88,18 +95,6 @@ class Tables:
                 [Discarded(seat, card) for card in cards],
             )
         return events
-
-    def seat_plays(self, seat: int) -> list[object]:
-        """A seat's draws and discards as deal history entries ``(seat, action)``, made once (no entry is changed
-        in place), by ``move + 2``: the draw from the pile, the draw from the stock, then by card id its discard.
-
-        Typed as objects: compiled, a ``tuple[int, Action]`` taken out of a list is unboxed, and boxed again as a new
-        tuple where it is put."""
-        plays = self._seat_plays[seat]
-        if plays is None:
-            draws: list[Action] = [Draw("discard"), Draw("stock")]
-            plays = self._seat_plays[seat] = [(seat, action) for action in (*draws, *self.discard_of)]
-        return plays
 
     def cards(self, rules: Rules, decks: int) -> list[Card]:
         """``rules.cards(decks=decks)``, made once per number of decks."""

@@ -311,7 +311,7 @@ class Deal(_Showdown):
                 cid = self._t.id_by_code[card._code] if card.__class__ is Card else -1
                 if cid >= 0 and self._m1[mover] >> cid & 1 and cid != self._kept:  # type: ignore[index]
                     # The tables' entry, equal to (mover, action): made once, it never reaches the garbage collector.
-                    cast("list[object]", self.history).append(self._t.seat_plays(mover)[cid + 2])  # type: ignore[arg-type]
+                    cast("list[object]", self.history).append(self._t.seat_plays[mover][cid + 2])  # type: ignore[index]
                     if self._sink is None:
                         self.play(cid)
                     else:
@@ -321,7 +321,7 @@ class Deal(_Showdown):
             source = action.source  # type: ignore[union-attr]  # a Draw
             if (source == "stock" and (self._stock or len(self._pile) > 1)) or (source == "discard" and self._pile):
                 move = MOVE_STOCK if source == "stock" else MOVE_DISCARD_PILE
-                cast("list[object]", self.history).append(self._t.seat_plays(mover)[move + 2])  # type: ignore[arg-type]
+                cast("list[object]", self.history).append(self._t.seat_plays[mover][move + 2])  # type: ignore[index]
                 if self._sink is None:
                     self.play(move)
                 else:
