@@ -589,9 +589,7 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
 
     def _run(self, command: str, argument: Any = None) -> None:
         # Replies left unread by an interrupted call (Ctrl-C) are read first: each reply answers its own message.
-        while self._unanswered:
-            self._unanswered[0].recv()
-            self._unanswered.pop(0)
+        self._replies()
         for connection in self._connections:
             connection.send((command, argument))
             self._unanswered.append(connection)
@@ -605,13 +603,17 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
                 games.reset(argument[: self._own])
         except Exception as failed:  # raised once every worker has answered: the next message finds them ready
             mine = failed
-        errors = [mine]
-        while self._unanswered:
-            errors.append(self._unanswered[0].recv())
-            self._unanswered.pop(0)
-        for error in errors:
+        for error in [mine, *self._replies()]:
             if error is not None:
                 raise error
+
+    def _replies(self) -> list[Exception | None]:
+        """The replies of the workers still to answer (``None`` or the error each raised), read in order."""
+        replies: list[Exception | None] = []
+        while self._unanswered:
+            replies.append(self._unanswered[0].recv())
+            self._unanswered.pop(0)
+        return replies
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
