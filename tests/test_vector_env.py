@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -17,7 +18,7 @@ pytest.importorskip("pettingzoo")  # the optional extra rl: pettingzoo, gymnasiu
 import numpy as np
 
 from chinchon.actions import IllegalAction
-from chinchon.bots import BotError
+from chinchon.bots import BotError, bot_names
 from chinchon.env import CARD_KINDS, CLOSE, BotOpponentsEnv, EnvError, encode_observation
 from chinchon.rules import Rules
 from chinchon.vector_env import BotOpponentsVectorEnv
@@ -276,6 +277,26 @@ def test_a_reply_left_unread_is_read_before_the_next_message() -> None:
     finally:
         vector.close()
         here.close()
+
+
+@pytest.mark.parametrize("opponent", [name if name != "ismcts" else "ismcts:iterations=20" for name in bot_names()])
+def test_the_games_make_no_reference_cycles(opponent: str) -> None:
+    """A worker runs without the automatic cycle collector (``vector_env._work``): steps, closes, showdowns, new
+    deals, autoresets and every registered bot leave nothing that only a collection of cycles frees."""
+    vector = BotOpponentsVectorEnv(2, "fournier", 2, opponent, max_turns=30, seed=5)
+    observations, _ = vector.reset()
+    rng = np.random.default_rng(5)
+    gc.collect()
+    gc.disable()
+    try:
+        ended = 0
+        for _ in range(60):
+            observations, _, terminated, truncated, _ = vector.step(learner_actions(observations["action_mask"], rng))
+            ended += int((terminated | truncated).sum())
+        assert ended and gc.collect() == 0
+    finally:
+        gc.enable()
+        vector.close()
 
 
 def test_workers_end_with_their_parent() -> None:
