@@ -16,6 +16,8 @@ COMPILED = [
     "chinchon/tables.py",
     "chinchon/match.py",
     "chinchon/solver.py",
+    "chinchon/melds.py",
+    "chinchon/showdown_search.py",
     "chinchon/deal/__init__.py",
     "chinchon/deal/deck.py",
     "chinchon/deal/hand.py",
