@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from chinchon.cards import Card
+from chinchon.deal.deck import shuffle
 
 __all__ = ["Chance"]
 
@@ -30,13 +31,13 @@ class Chance:
                 return list(deck)
             self.decks = None
         order = list(cards)
-        self.rng.shuffle(order)
+        shuffle(self.rng, order)
         return order
 
     def reshuffle(self, cards: list[Card]) -> list[Card]:
         """The new stock, top first, made of these discards."""
         order = list(cards)
-        self.rng.shuffle(order)
+        shuffle(self.rng, order)
         return order
 
     def lot(self, seats: list[int]) -> int:
@@ -46,5 +47,5 @@ class Chance:
     def high_card(self, cards: list[Card]) -> list[Card]:
         """The cards in the order the seats draw them for the high card."""
         order = list(cards)
-        self.rng.shuffle(order)
+        shuffle(self.rng, order)
         return order

@@ -37,6 +37,7 @@ from chinchon.observation import DealResult, Observation, Phase, PublicObservati
 from chinchon.record_format import match_record, replay_match
 from chinchon.rules import Rules, RulesError
 from chinchon.showdown_search import best_showdown_action
+from chinchon.tables import tables_for
 
 __all__ = ["Match"]
 
@@ -216,7 +217,7 @@ class Match:
                 raise ChinchonError(N_("the first player drawn, seat {seat}, is not in the match"), seat=first)
             self.log.append({"chance": "lot", "seat": first})
             return first
-        cards = self.rules.cards(decks=self.decks)
+        cards = tables_for(self.rules).cards(self.rules, self.decks)
         order = list(self.rules.ranks)
 
         def height(card: Card) -> int:
@@ -237,7 +238,7 @@ class Match:
                 return contenders[0]
 
     def _start_deal(self, first: int) -> None:
-        deck = self._chance.deck(self.rules.cards(decks=self.decks))
+        deck = self._chance.deck(tables_for(self.rules).cards(self.rules, self.decks))
         self.log.append(
             {"deal": len(self.deals) + 1, "dealer": self.dealer, "first": first, "deck": [str(c) for c in deck]}
         )

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
 from chinchon import JOKER, Card, Rules, closing_options
 from chinchon.actions import Close, Discard, Draw, IllegalAction, LayOff, Pass, Show
 from chinchon.deal import Deal, stack_deck
+from chinchon.deal.deck import shuffle
 from chinchon.melds import best_arrangement
 from chinchon.observation import DealResult, Phase, TableMeld
 from tests.stacked import (
@@ -57,6 +58,28 @@ def test_dealing_order(players: int, first: int) -> None:
     assert deal.face_down is None
     assert deal.table == []
     assert deal.result is None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_shuffle_is_random_shuffle(seed: int) -> None:
+    """chinchon.deal.deck.shuffle gives rng.shuffle's order and leaves the generator as rng.shuffle does (so that
+    a seed deals the same games in the pure and the compiled builds); a subclass shuffles its own way."""
+    for length in (0, 1, 2, 3, 7, 40, 48, 80, 104, 300):
+        ours, theirs = random.Random(seed * 1000 + length), random.Random(seed * 1000 + length)
+        items = list(range(length))
+        expected = list(range(length))
+        shuffle(ours, items)
+        theirs.shuffle(expected)
+        assert items == expected
+        assert ours.getstate() == theirs.getstate()
+
+    class Reversing(random.Random):
+        def shuffle(self, x: Any) -> None:
+            x.reverse()
+
+    items = [1, 2, 3]
+    shuffle(Reversing(seed), items)
+    assert items == [3, 2, 1]
 
 
 def test_stack_deck_puts_the_first_hand_on_the_first_player() -> None:

@@ -42,7 +42,7 @@ from typing import Any, Final, TypeVar, cast, overload
 
 from chinchon.actions import Action, Close, Discard, Draw, IllegalAction, LayOff, Pass, ReEnter, Show
 from chinchon.cards import Card
-from chinchon.deal.deck import _check_deck, stack_deck
+from chinchon.deal.deck import _check_deck, shuffle, stack_deck
 from chinchon.deal.hand import (
     _BUILD,
     _UNTOLD,
@@ -153,7 +153,7 @@ class Deal(_Showdown):
         cards = tables_for(rules).cards(rules, decks)
         if deck is None:
             deck = list(cards)
-            (rng or random.Random(0)).shuffle(deck)
+            shuffle(rng or random.Random(0), deck)
         else:
             deck = list(deck)
             _check_deck(deck, cards, rules)

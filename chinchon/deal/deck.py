@@ -9,14 +9,34 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
 
 from chinchon.cards import Card
 from chinchon.errors import N_, ChinchonError
 from chinchon.rules import Rules
 
-__all__ = ["stack_deck"]
+__all__ = ["shuffle", "stack_deck"]
+
+_T = TypeVar("_T")
+
+
+def shuffle(rng: random.Random, items: MutableSequence[_T]) -> None:
+    """Shuffle ``items`` in place as ``rng.shuffle(items)`` does: the same order from the same state of ``rng``,
+    and the same state after (CPython's Fisher-Yates on ``getrandbits``, written out so that the compiled build
+    runs it as native code). A subclass of ``random.Random`` shuffles its own way."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = rng.getrandbits(k)
+        while j >= n:
+            j = rng.getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def stack_deck(
