@@ -550,6 +550,15 @@ class SeatEncoder:
         copies, values = _rule_planes(self.rules, self.decks)
         self._copies_array = copies
         self._values = values
+        blank = np.zeros(layout.size, dtype=np.float32)
+        blank[self._deck_block] = copies
+        blank[self._values_block] = values
+        blank[self._unseen : self._unseen + CARD_KINDS] = copies
+        self._blank = blank
+        """The vector before a match: every card unseen, the deck's copies and the cards' values, the rest 0."""
+        # The blocks a new deal empties (all before the deck's), in the vector and in the blank one.
+        self._deal_blocks = out[: self._deck_block.start]
+        self._blank_deal_blocks = blank[: self._deck_block.start]
         self._copies = [int(c) for c in copies]
         self._unique = int(copies.max()) <= 1
         self._in_game = float(copies.sum())
@@ -558,11 +567,8 @@ class SeatEncoder:
 
     def reset(self) -> None:
         """Forget every observation: the next one is encoded whole."""
-        out = self.vector
-        out[:] = 0
-        out[self._deck_block] = self._copies_array
-        out[self._values_block] = self._values
-        self._clear_cards()
+        np.copyto(self.vector, self._blank)
+        self._clear_card_counts()
         self._seen_sizes: list[int] = []
         self._seen_scores: list[int] | None = None
         self._seen_seats: tuple[int, ...] | None = None
@@ -589,10 +595,13 @@ class SeatEncoder:
 
     def _clear_cards(self) -> None:
         """Empty the card blocks for a new deal."""
+        np.copyto(self._deal_blocks, self._blank_deal_blocks)
+        self._clear_card_counts()
+
+    def _clear_card_counts(self) -> None:
+        """The card counts of a new deal (:meth:`_clear_cards` without the vector)."""
         K = CARD_KINDS
         P = self.players
-        self.vector[: self._deck_block.start] = 0
-        self.vector[self._unseen : self._unseen + K] = self._copies_array
         self._deal: int | None = None
         self._n_hand = [0] * K
         self._n_pile = [0] * K

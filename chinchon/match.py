@@ -238,9 +238,11 @@ class Match:
                 return contenders[0]
 
     def _start_deal(self, first: int) -> None:
-        deck = self._chance.deck(tables_for(self.rules).cards(self.rules, self.decks))
+        t = tables_for(self.rules)
+        deck = self._chance.deck(t.cards(self.rules, self.decks))
+        texts = t.text_by_code
         self.log.append(
-            {"deal": len(self.deals) + 1, "dealer": self.dealer, "first": first, "deck": [str(c) for c in deck]}
+            {"deal": len(self.deals) + 1, "dealer": self.dealer, "first": first, "deck": [texts[c._code] for c in deck]}
         )
         deal = Deal.new(
             self.rules,

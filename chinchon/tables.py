@@ -41,8 +41,11 @@ class Tables:
         # The wild ace of oros is kind 0 (oros, ace): the solver counts it as a wild card.
         self.wild_ace = 1 if rules.wild_ace_of_oros else 0
         self.id_by_code: list[int] = [-1] * 100
+        self.text_by_code: list[str] = [""] * 100
+        """``str(card)`` by the card's code (the log's deck orders: no call of a Python method per card)."""
         for i, card in enumerate(self.card_of):
             self.id_by_code[card._code] = i
+            self.text_by_code[card._code] = str(card)
         R = self.R
         self.full = (1 << R) - 1
         self.ids_by_suit: list[list[tuple[int, ...]]] = [

@@ -180,7 +180,6 @@ class _Game:
         self.turns = 0
         self.results = 0
         self.done = False
-        self.encoder.reset()
         row = self.row
         self.rewards[row] = 0.0
         self.terminations[row] = False
