@@ -529,8 +529,6 @@ class SeatEncoder:
         self._known: int = blocks["known"].start
         self._table: int = blocks["table"].start
         self._unseen: int = blocks["unseen"].start
-        self._deck_block = blocks["deck"]
-        self._values_block = blocks["values"]
         # Views of blocks past the 256th number, written at most steps: an index above 256 is a new int object
         # at each write, an index into a block's view is not.
         tail = min(blocks[name].start for name in ("hand_sizes", "scores", "in_deal", "to_move", "phase", "stock"))
@@ -548,17 +546,16 @@ class SeatEncoder:
         self._row = [(s - seat) % players * CARD_KINDS for s in range(players)]
         self._rel = [(s - seat) % players for s in range(players)]
         copies, values = _rule_planes(self.rules, self.decks)
-        self._copies_array = copies
-        self._values = values
         blank = np.zeros(layout.size, dtype=np.float32)
-        blank[self._deck_block] = copies
-        blank[self._values_block] = values
-        blank[self._unseen : self._unseen + CARD_KINDS] = copies
+        blank[blocks["deck"]] = copies
+        blank[blocks["values"]] = values
+        blank[blocks["unseen"]] = copies
         self._blank = blank
         """The vector before a match: every card unseen, the deck's copies and the cards' values, the rest 0."""
         # The blocks a new deal empties (all before the deck's), in the vector and in the blank one.
-        self._deal_blocks = out[: self._deck_block.start]
-        self._blank_deal_blocks = blank[: self._deck_block.start]
+        deal_end = blocks["deck"].start
+        self._deal_blocks = out[:deal_end]
+        self._blank_deal_blocks = blank[:deal_end]
         self._copies = [int(c) for c in copies]
         self._unique = int(copies.max()) <= 1
         self._in_game = float(copies.sum())
