@@ -688,6 +688,11 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         return observation, {}
 
     @property
+    def worker_pids(self) -> tuple[int, ...]:
+        """The process ids of the worker processes (none with ``workers=0``, or once closed)."""
+        return tuple(process.pid for process in self._processes)
+
+    @property
     def seeds(self) -> npt.NDArray[np.int64]:
         """The seed of each game's match (``Match(players, rules, seed)``), as of the last step."""
         return self._seeds.copy()

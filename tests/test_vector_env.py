@@ -250,6 +250,9 @@ def test_this_process_steps_a_share_beside_its_workers() -> None:
     here = BotOpponentsVectorEnv(3, "fournier", 2, "random", max_turns=200, seed=2)
     try:
         assert (vector.workers, alone.workers) == (2, 0)
+        pids = vector.worker_pids
+        assert len(set(pids)) == 2 and os.getpid() not in pids and alone.worker_pids == () == here.worker_pids
+        assert all(os.path.exists(f"/proc/{pid}") for pid in pids)
         a, _ = vector.reset()
         b, _ = here.reset()
         alone.reset()
@@ -258,6 +261,7 @@ def test_this_process_steps_a_share_beside_its_workers() -> None:
     finally:
         for env in (vector, alone, here):
             env.close()
+    assert vector.worker_pids == ()
 
 
 def test_a_reply_left_unread_is_read_before_the_next_message() -> None:
