@@ -18,11 +18,15 @@ Random legal play, 2 players, ``fournier`` rules, episodes cut at
   one game, which one process steps). A step is one learner decision (the bot's decisions
   in between are not counted; ``actions/s`` counts every seat's).
 
-Each configuration runs ``--seconds`` of wall-clock time, ``--repeat`` times,
-interleaved with the others; the table gives the medians of steps per
-second of wall-clock time and per second of CPU time (this process's and
-its workers', read from ``/proc``), each with its ratio to RLCard's median
-of the same run. On a shared machine the CPU-time figures move less; the
+Each configuration runs in a process of its own (as a training script
+holds one environment), made once and kept between rounds; ``--together``
+runs them all in this process instead, where the garbage collector's
+passes go through every environment and RLCard's objects at once. Each
+runs ``--seconds`` of wall-clock time, ``--repeat`` times, interleaved
+with the others; the table gives the medians of steps per second of
+wall-clock time and per second of CPU time (its process's and its
+workers', read from ``/proc``), each with its ratio to RLCard's median of
+the same run. On a shared machine the CPU-time figures move less; the
 wall-clock ones are what two processes gain. Compare ratios, not absolute
 figures, between runs. ``--profile`` prints where
 a step's time goes (cProfile, cumulative shares) for ``raw_env`` and for
@@ -31,7 +35,8 @@ the vector environment.
 The first line names the modules that run compiled (the optional build of
 ``CHINCHON_COMPILE=1``, docs/rl.md), or none.
 
-Run: ``python bench/env.py [--seconds S] [--repeat R] [--max-turns T] [--sizes 1,16,256] [--opponents B] [--profile]``
+Run: ``python bench/env.py [--seconds S] [--repeat R] [--max-turns T] [--sizes 1,16,256] [--opponents B] [--profile]
+[--freeze] [--together]``
 (RLCard: ``pip install -e '.[bench]'``).
 """
 
@@ -40,7 +45,10 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import importlib.util
 import math
+import multiprocessing
+import multiprocessing.connection
 import os
 import pstats
 import statistics
@@ -60,6 +68,8 @@ from chinchon.vector_env import BotOpponentsVectorEnv
 
 Runner = Callable[[float], tuple[int, int]]
 """Runs for about so many seconds; returns (steps, every seat's actions)."""
+Spec = tuple[Any, ...]
+"""What makes a runner (:func:`make_runner`): its kind, then that kind's arguments."""
 
 
 class whole_encoding_env(raw_env):
@@ -130,16 +140,19 @@ def vector_runner(games: int, workers: int, max_turns: int, seed: int, opponents
         steps = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
-            mask = observations["action_mask"]
-            # A uniformly random legal action in each game (the mask of a game that just ended is empty: 0). Single
-            # precision draws take a third of the time of doubles: the driver's own time is not the environment's.
-            actions = np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+            legal = observations["action_mask"].view(np.bool_)
+            # A uniformly random legal action in each game: the first legal one in a random order of the action
+            # numbers (one order for every game at a step, drawn anew at each). A game that just ended has none
+            # legal and takes any number, which the environment ignores. The driver's own time is not the
+            # environment's: this takes a third of the time of one random number per game and action.
+            order = rng.permutation(legal.shape[1])
+            actions = order[np.take(legal, order, axis=1).argmax(axis=1)]
             observations, _rewards, _terminated, _truncated, _infos = vector.step(actions)
             steps += games
         return steps, steps
 
     run.close = vector.close  # type: ignore[attr-defined]
-    run.pids = [process.pid for process in vector._processes]  # type: ignore[attr-defined]
+    run.pids = list(vector.worker_pids)  # type: ignore[attr-defined]
     return run
 
 
@@ -160,18 +173,96 @@ def cpu_seconds(pids: list[int]) -> float:
 Rates = dict[str, list[float]]
 
 
-def measure(configs: dict[str, Runner], seconds: float, repeat: int) -> tuple[Rates, Rates]:
+def make_runner(spec: Spec) -> Runner:
+    """The runner a spec names: ``("rlcard", seed)``, ``("aec", "env" | "raw_env" | "whole", max_turns, seed)`` or
+    ``("vector", games, workers, max_turns, seed, opponents)``."""
+    kind, *args = spec
+    if kind == "rlcard":
+        return rlcard_runner(*args)
+    if kind == "aec":
+        make = {"env": env, "raw_env": raw_env, "whole": whole_encoding_env}[args[0]]
+        turns, seed = args[1], args[2]
+        return aec_runner(lambda: make("fournier", 2, max_turns=turns), seed)
+    return vector_runner(*args)
+
+
+def timed(run: Runner, seconds: float) -> tuple[float, float]:
+    """One round of ``run``: its steps per second of wall-clock time and per second of CPU time (this process's and
+    its workers')."""
+    pids = getattr(run, "pids", [])
+    cpu = cpu_seconds(pids)
+    start = time.perf_counter()
+    steps, _actions = run(seconds)
+    return steps / (time.perf_counter() - start), steps / (cpu_seconds(pids) - cpu)
+
+
+def freeze() -> None:
+    """What a training script can do once its environments and model are made (docs/rl.md, "Speed")."""
+    gc.collect()
+    gc.freeze()
+
+
+def serve(connection: multiprocessing.connection.Connection, spec: Spec, frozen: bool) -> None:
+    """A configuration's own process: make its runner, then time a round for every number of seconds received (until
+    ``None``)."""
+    run = make_runner(spec)
+    if frozen:
+        freeze()
+    connection.send("ready")
+    while (seconds := connection.recv()) is not None:
+        connection.send(timed(run, seconds))
+    close = getattr(run, "close", None)
+    if close is not None:
+        close()
+
+
+class Apart:
+    """A configuration run in a process of its own."""
+
+    def __init__(self, spec: Spec, frozen: bool) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.connection, theirs = context.Pipe()
+        # Not a daemon: a vector environment's worker is this process's child.
+        self.process = context.Process(target=serve, args=(theirs, spec, frozen))
+        self.process.start()
+        theirs.close()
+        if self.connection.recv() != "ready":
+            raise RuntimeError(f"{spec}: the configuration's process did not start")
+
+    def round(self, seconds: float) -> tuple[float, float]:
+        self.connection.send(seconds)
+        rates: tuple[float, float] = self.connection.recv()
+        return rates
+
+    def close(self) -> None:
+        self.connection.send(None)
+        self.process.join(timeout=30)
+        if self.process.is_alive():
+            self.process.terminate()
+
+
+class Here:
+    """A configuration run in this process."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.run = make_runner(spec)
+
+    def round(self, seconds: float) -> tuple[float, float]:
+        return timed(self.run, seconds)
+
+    def close(self) -> None:
+        close = getattr(self.run, "close", None)
+        if close is not None:
+            close()
+
+
+def measure(configs: dict[str, Apart | Here], seconds: float, repeat: int) -> tuple[Rates, Rates]:
     """Steps per second of wall-clock time, and per second of CPU time (of every process taking part)."""
     rates: Rates = {name: [] for name in configs}
     cpu_rates: Rates = {name: [] for name in configs}
     for round_ in range(repeat):
-        for name, run in configs.items():
-            pids = getattr(run, "pids", [])
-            cpu = cpu_seconds(pids)
-            start = time.perf_counter()
-            steps, _actions = run(seconds)
-            rate = steps / (time.perf_counter() - start)
-            cpu_rate = steps / (cpu_seconds(pids) - cpu)
+        for name, config in configs.items():
+            rate, cpu_rate = config.round(seconds)
             rates[name].append(rate)
             cpu_rates[name].append(cpu_rate)
             print(f"  round {round_ + 1}: {name:40} {rate:10,.0f} steps/s {cpu_rate:10,.0f} per CPU-s", flush=True)
@@ -236,35 +327,44 @@ def main() -> None:
     parser.add_argument(
         "--freeze",
         action="store_true",
-        help="gc.freeze() once the environments are made: the collector's full passes leave them out",
+        help="gc.freeze() once an environment is made: the collector's full passes leave it out",
+    )
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="run every configuration in this process, not each in its own",
     )
     args = parser.parse_args()
     seed, turns = args.seed, args.max_turns
     compiled = compiled_modules()
     print(f"compiled modules: {', '.join(compiled) if compiled else 'none (pure Python)'}")
-    configs: dict[str, Runner] = {}
-    try:
-        configs["RLCard gin-rummy"] = rlcard_runner(seed)
-    except ImportError as error:
-        print(f"RLCard: UNAVAILABLE ({error}); pip install -e '.[bench]'")
-    configs["env() (PettingZoo wrappers)"] = aec_runner(lambda: env("fournier", 2, max_turns=turns), seed)
-    configs["raw_env()"] = aec_runner(lambda: raw_env("fournier", 2, max_turns=turns), seed)
+    specs: dict[str, Spec] = {}
+    if importlib.util.find_spec("rlcard") is not None:
+        specs["RLCard gin-rummy"] = ("rlcard", seed)
+    else:
+        print("RLCard: UNAVAILABLE (not installed); pip install -e '.[bench]'")
+    specs["env() (PettingZoo wrappers)"] = ("aec", "env", turns, seed)
+    specs["raw_env()"] = ("aec", "raw_env", turns, seed)
     if "chinchon.env" in compiled:
         print("raw_env(), whole encoding: not measured (a compiled raw_env cannot be subclassed)")
     else:
-        configs["raw_env(), whole encoding"] = aec_runner(
-            lambda: whole_encoding_env("fournier", 2, max_turns=turns), seed
-        )
+        specs["raw_env(), whole encoding"] = ("aec", "whole", turns, seed)
     for games in (int(n) for n in args.sizes.split(",")):
         for workers in (0, 1) if games > 1 else (0,):
             label = "1 process" if workers == 0 else "2 processes"
-            configs[f"vector N={games}, {label}"] = vector_runner(games, workers, turns, seed, args.opponents)
-    if args.freeze:
-        # What a training script can do once its environments and model are made (docs/rl.md, "Speed").
-        gc.collect()
-        gc.freeze()
-        print(f"gc.freeze(): {gc.get_freeze_count():,} objects left out of the collector's passes")
-    rates, cpu_rates = measure(configs, args.seconds, args.repeat)
+            specs[f"vector N={games}, {label}"] = ("vector", games, workers, turns, seed, args.opponents)
+    configs: dict[str, Apart | Here] = {}
+    try:
+        for name, spec in specs.items():
+            configs[name] = Here(spec) if args.together else Apart(spec, args.freeze)
+        if args.together and args.freeze:
+            freeze()
+        if args.freeze:
+            print("gc.freeze() once the environments are made: the collector's full passes leave them out")
+        rates, cpu_rates = measure(configs, args.seconds, args.repeat)
+    finally:
+        for config in configs.values():
+            config.close()
     rlcard = "RLCard gin-rummy"
     base = statistics.median(rates[rlcard]) if rlcard in rates else None
     cpu_base = statistics.median(cpu_rates[rlcard]) if rlcard in rates else None
@@ -276,10 +376,6 @@ def main() -> None:
         ratio = f"{median / base:9.2f}" if base else f"{'n/a':>9}"
         cpu_ratio = f"{cpu_median / cpu_base:9.2f}" if cpu_base else f"{'n/a':>9}"
         print(f"  {name:40} {median:10,.0f} {ratio} {cpu_median:10,.0f} {cpu_ratio}")
-    for run in configs.values():
-        close = getattr(run, "close", None)
-        if close is not None:
-            close()
     if args.profile:
         profile("raw_env()", aec_runner(lambda: raw_env("fournier", 2, max_turns=turns), seed), args.seconds)
         vector = vector_runner(256, 0, turns, seed)
