@@ -43,6 +43,7 @@ Run: ``python bench/env.py [--seconds S] [--repeat R] [--max-turns T] [--sizes 1
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import gc
 import importlib.util
@@ -205,7 +206,11 @@ def freeze() -> None:
 def serve(connection: multiprocessing.connection.Connection, spec: Spec, frozen: bool) -> None:
     """A configuration's own process: make its runner, then time a round for every number of seconds received (until
     ``None``)."""
-    run = make_runner(spec)
+    try:
+        run = make_runner(spec)
+    except Exception as error:  # the bench's process says which configuration could not start
+        connection.send(f"{type(error).__name__}: {error}")
+        return
     if frozen:
         freeze()
     connection.send("ready")
@@ -226,8 +231,13 @@ class Apart:
         self.process = context.Process(target=serve, args=(theirs, spec, frozen))
         self.process.start()
         theirs.close()
-        if self.connection.recv() != "ready":
-            raise RuntimeError(f"{spec}: the configuration's process did not start")
+        try:
+            answer = self.connection.recv()
+        except EOFError:
+            answer = "the process ended"
+        if answer != "ready":
+            self.process.join(timeout=30)
+            raise RuntimeError(f"{spec}: the configuration's process did not start: {answer}")
 
     def round(self, seconds: float) -> tuple[float, float]:
         self.connection.send(seconds)
@@ -235,7 +245,8 @@ class Apart:
         return rates
 
     def close(self) -> None:
-        self.connection.send(None)
+        with contextlib.suppress(OSError):  # a process that ended already
+            self.connection.send(None)
         self.process.join(timeout=30)
         if self.process.is_alive():
             self.process.terminate()
