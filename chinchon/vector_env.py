@@ -572,6 +572,8 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         self._connections: list[multiprocessing.connection.Connection] = []
         self._unanswered: list[multiprocessing.connection.Connection] = []
         """The workers sent a message whose reply is still to read."""
+        self._gone: EnvError | None = None
+        """The error of a worker that ended, raised by every call after."""
         self._games: _Games | None = None
         if self.workers:
             context = multiprocessing.get_context("spawn")
@@ -616,7 +618,10 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         # Replies left unread by an interrupted call (Ctrl-C) are read first: each reply answers its own message.
         self._replies()
         for connection in self._connections:
-            connection.send((command, argument))
+            try:
+                connection.send((command, argument))
+            except OSError:
+                raise self._lost(connection) from None
             self._unanswered.append(connection)
         games = self._games
         assert games is not None
@@ -636,10 +641,29 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         """The replies of the workers still to answer (``None`` or the error each raised), read in order."""
         replies: list[Exception | None] = []
         while self._unanswered:
-            _await(self._unanswered[0])
-            replies.append(self._unanswered[0].recv())
+            connection = self._unanswered[0]
+            _await(connection)
+            try:
+                replies.append(connection.recv())
+            except (EOFError, OSError):
+                # Left unanswered: every later call finds the same worker gone.
+                raise self._lost(connection) from None
             self._unanswered.pop(0)
         return replies
+
+    def _lost(self, connection: multiprocessing.connection.Connection) -> EnvError:
+        """The error for a worker whose pipe closed: it has ended (kept: every later call raises it)."""
+        process = self._processes[self._connections.index(connection)]
+        process.join(timeout=5)
+        self._gone = EnvError(
+            N_(
+                "worker process {pid} has ended (exit code {code}): this environment cannot go on; make a new one "
+                "(a script makes its workers under if __name__ == '__main__':)"
+            ),
+            pid=process.pid,
+            code=process.exitcode,
+        )
+        return self._gone
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -651,6 +675,8 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         """
         if self.closed:
             raise EnvError(N_("this vector environment is closed"))
+        if self._gone is not None:
+            raise self._gone.with_traceback(None)
         n = self.num_envs
         if seed is None and self._started:
             seeds = (self._seeds + n).tolist()
@@ -706,6 +732,8 @@ class BotOpponentsVectorEnv(gymnasium.vector.VectorEnv[Batch, Actions, npt.NDArr
         """
         if not self._started or self.closed:
             raise EnvError(N_("call reset() before playing"))
+        if self._gone is not None:
+            raise self._gone.with_traceback(None)
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise EnvError(

@@ -311,7 +311,7 @@ def test_workers_end_with_their_parent() -> None:
         from chinchon.vector_env import BotOpponentsVectorEnv
         vector = BotOpponentsVectorEnv(4, workers=2)
         vector.reset(seed=1)
-        print(" ".join(str(p.pid) for p in vector._processes), flush=True)
+        print(" ".join(str(pid) for pid in vector.worker_pids), flush=True)
         time.sleep(120)
         """
     )
@@ -329,6 +329,45 @@ def test_workers_end_with_their_parent() -> None:
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_a_worker_that_ended_is_a_clear_error() -> None:
+    """A worker gone (killed, or failed to start: a script without the ``__main__`` guard) makes every later call
+    raise ``EnvError`` naming it, not a pipe's error; ``close()`` still stops the rest."""
+    vector = BotOpponentsVectorEnv(6, "fournier", 2, "random", max_turns=200, seed=5, workers=2)
+    try:
+        observations, _ = vector.reset()
+        gone, kept = vector.worker_pids
+        os.kill(gone, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while alive(gone) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        actions = learner_actions(observations["action_mask"], np.random.default_rng(1))
+        for _ in range(2):
+            with pytest.raises(EnvError, match=rf"worker process {gone} has ended \(exit code -9\)"):
+                vector.step(actions)
+        with pytest.raises(EnvError, match=rf"worker process {gone} has ended"):
+            vector.reset()
+    finally:
+        vector.close()
+    deadline = time.monotonic() + 30
+    while alive(kept) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(kept)
+
+
+def test_a_script_without_the_main_guard_is_told_so(tmp_path: Any) -> None:
+    """Workers are spawned: a script that makes them at its top level gets the guard named in the error."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from chinchon.vector_env import BotOpponentsVectorEnv\n"
+        "vector = BotOpponentsVectorEnv(4, workers=1)\n"
+        "vector.reset(seed=1)\n"
+    )
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("chinchon.env.EnvError: worker process") and "__name__ == '__main__'" in last
 
 
 def alive(pid: int) -> bool:
