@@ -1,4 +1,4 @@
-"""Loading the repository's scripts (``scripts/*.py``) in tests."""
+"""Loading the repository's scripts (``scripts/*.py``, ``bench/*.py``) in tests."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 from types import ModuleType
 
 
-def load_script(name: str) -> ModuleType:
-    """The script ``scripts/NAME.py`` as a module."""
-    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
+def load_script(name: str, folder: str = "scripts") -> ModuleType:
+    """The script ``FOLDER/NAME.py`` as a module (named ``NAME``, or ``FOLDER_NAME`` outside ``scripts``)."""
+    path = Path(__file__).resolve().parent.parent / folder / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name if folder == "scripts" else f"{folder}_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     # Its dataclasses look their module up by name.

@@ -3,26 +3,12 @@
 from __future__ import annotations
 
 import collections
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.scripts import load_script
 
-
-def _load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_env", ROOT / "bench" / "env.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_env"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = load_script("env", "bench")
 
 
 def test_each_game_gets_one_of_its_legal_actions_and_a_game_with_none_gets_0() -> None:

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -29,20 +25,9 @@ from chinchon.i18n import (
     translate_error,
 )
 from chinchon.rules import Rules, RulesError
+from tests.scripts import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("update_catalogs", ROOT / "scripts" / "update_catalogs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["update_catalogs"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-catalogs = _load_script()
+catalogs = load_script("update_catalogs")
 
 
 @pytest.fixture(scope="module")
