@@ -46,7 +46,6 @@ import argparse
 import contextlib
 import cProfile
 import gc
-import importlib.util
 import math
 import multiprocessing
 import multiprocessing.connection
@@ -209,6 +208,13 @@ def timed(run: Runner, seconds: float) -> tuple[float, float]:
     return steps / (time.perf_counter() - start), steps / (cpu_seconds(pids) - cpu)
 
 
+def close_runner(run: Runner) -> None:
+    """Stop what a runner holds (a vector environment's workers)."""
+    close = getattr(run, "close", None)
+    if close is not None:
+        close()
+
+
 def freeze() -> None:
     """What a training script can do once its environments and model are made (docs/rl.md, "Speed")."""
     gc.collect()
@@ -234,9 +240,7 @@ def serve(connection: multiprocessing.connection.Connection, spec: Spec, frozen:
                 connection.send(f"{type(error).__name__}: {error}")
                 return
     finally:
-        close = getattr(run, "close", None)
-        if close is not None:
-            close()
+        close_runner(run)
 
 
 class Apart:
@@ -291,9 +295,7 @@ class Here:
         return timed(self.run, seconds)
 
     def close(self) -> None:
-        close = getattr(self.run, "close", None)
-        if close is not None:
-            close()
+        close_runner(self.run)
 
 
 def measure(configs: dict[str, Apart | Here], seconds: float, repeat: int) -> tuple[Rates, Rates]:
@@ -378,11 +380,7 @@ def main() -> None:
     seed, turns = args.seed, args.max_turns
     compiled = compiled_modules()
     print(f"compiled modules: {', '.join(compiled) if compiled else 'none (pure Python)'}")
-    specs: dict[str, Spec] = {}
-    if importlib.util.find_spec("rlcard") is not None:
-        specs["RLCard gin-rummy"] = ("rlcard", seed)
-    else:
-        print("RLCard: UNAVAILABLE (not installed); pip install -e '.[bench]'")
+    specs: dict[str, Spec] = {"RLCard gin-rummy": ("rlcard", seed)}
     specs["env() (PettingZoo wrappers)"] = ("aec", "env", turns, seed)
     specs["raw_env()"] = ("aec", "raw_env", turns, seed)
     if "chinchon.env" in compiled:
