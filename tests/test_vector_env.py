@@ -322,10 +322,7 @@ def test_workers_end_with_their_parent() -> None:
         assert len(workers) == 2 and all(alive(pid) for pid in workers)
         parent.send_signal(signal.SIGKILL)
         parent.wait(30)
-        deadline = time.monotonic() + 30
-        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(alive(pid) for pid in workers)
+        assert ended(*workers)
     finally:
         if parent.poll() is None:
             parent.kill()
@@ -339,9 +336,7 @@ def test_a_worker_that_ended_is_a_clear_error() -> None:
         observations, _ = vector.reset()
         gone, kept = vector.worker_pids
         os.kill(gone, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while alive(gone) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        assert ended(gone)
         actions = learner_actions(observations["action_mask"], np.random.default_rng(1))
         for _ in range(2):
             with pytest.raises(EnvError, match=rf"worker process {gone} has ended \(exit code -9\)"):
@@ -350,10 +345,7 @@ def test_a_worker_that_ended_is_a_clear_error() -> None:
             vector.reset()
     finally:
         vector.close()
-    deadline = time.monotonic() + 30
-    while alive(kept) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not alive(kept)
+    assert ended(kept)
 
 
 def test_a_script_without_the_main_guard_is_told_so(tmp_path: Any) -> None:
@@ -368,6 +360,16 @@ def test_a_script_without_the_main_guard_is_told_so(tmp_path: Any) -> None:
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("chinchon.env.EnvError: worker process") and "__name__ == '__main__'" in last
+
+
+def ended(*pids: int, seconds: float = 30) -> bool:
+    """Whether every one of these processes has ended within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def alive(pid: int) -> bool:
